@@ -1,0 +1,127 @@
+"""Islands on a grid → lanes between neighbours → which lanes cross: the graph every part shares."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Lane:
+    """A straight path between two neighbouring islands; `a` < `b` are island indexes."""
+
+    index: int
+    a: int
+    b: int
+    horizontal: bool
+    cells: tuple[Cell, ...]
+
+    def other(self, island: int) -> int:
+        """Return the island at the far end of this lane from `island`."""
+        return self.b if island == self.a else self.a
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Islands in reading order, the lanes between neighbours and the crossings between lanes."""
+
+    rows: int
+    cols: int
+    positions: tuple[Cell, ...]
+    lanes: tuple[Lane, ...]
+    crossings: tuple[tuple[int, ...], ...]
+    lanes_of: tuple[tuple[int, ...], ...]
+
+    @cached_property
+    def index_of(self) -> dict[Cell, int]:
+        """Map a grid position to its island index."""
+        return {pos: i for i, pos in enumerate(self.positions)}
+
+    @cached_property
+    def lane_index(self) -> dict[tuple[int, int], int]:
+        """Map an island pair (a < b) to the lane joining them."""
+        return {(lane.a, lane.b): lane.index for lane in self.lanes}
+
+    def lane_between(self, i: int, j: int) -> int | None:
+        """Return the lane joining islands i and j, or None if they are not neighbours."""
+        return self.lane_index.get((min(i, j), max(i, j)))
+
+    def neighbours(self, island: int) -> tuple[int, ...]:
+        """Return the islands that share a lane with `island`."""
+        return tuple(self.lanes[k].other(island) for k in self.lanes_of[island])
+
+    def components(self, lanes: Iterable[int]) -> list[list[int]]:
+        """Group the islands into connected components using only the given lanes."""
+        parent = list(range(len(self.positions)))
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for k in lanes:
+            lane = self.lanes[k]
+            ra, rb = find(lane.a), find(lane.b)
+            if ra != rb:
+                parent[ra] = rb
+        groups: dict[int, list[int]] = {}
+        for i in range(len(self.positions)):
+            groups.setdefault(find(i), []).append(i)
+        return sorted(groups.values())
+
+    def lane_graph_connected(self) -> bool:
+        """Tell whether all islands can be reached from each other over lanes."""
+        return len(self.components(range(len(self.lanes)))) <= 1
+
+
+def build_geometry(rows: int, cols: int, positions: Iterable[Cell]) -> Geometry:
+    """Derive lanes and crossings from island positions; islands are put in reading order."""
+    ordered = tuple(sorted(set(positions)))
+    index = {pos: i for i, pos in enumerate(ordered)}
+    lanes: list[Lane] = []
+    for i, (r, c) in enumerate(ordered):
+        for dr, dc in ((0, 1), (1, 0)):
+            cells = []
+            rr, cc = r + dr, c + dc
+            while 0 <= rr < rows and 0 <= cc < cols and (rr, cc) not in index:
+                cells.append((rr, cc))
+                rr, cc = rr + dr, cc + dc
+            if (rr, cc) in index:
+                lanes.append(Lane(len(lanes), i, index[(rr, cc)], dr == 0, tuple(cells)))
+    return Geometry(rows, cols, ordered, tuple(lanes), _crossings(lanes), _lanes_of(len(ordered), lanes))
+
+
+def _crossings(lanes: Sequence[Lane]) -> tuple[tuple[int, ...], ...]:
+    """For each lane, the lanes whose open segments intersect it (one horizontal, one vertical)."""
+    horizontal_at: dict[Cell, int] = {}
+    for lane in lanes:
+        if lane.horizontal:
+            for cell in lane.cells:
+                horizontal_at[cell] = lane.index
+    crossing: list[set[int]] = [set() for _ in lanes]
+    for lane in lanes:
+        if not lane.horizontal:
+            for cell in lane.cells:
+                h = horizontal_at.get(cell)
+                if h is not None:
+                    crossing[lane.index].add(h)
+                    crossing[h].add(lane.index)
+    return tuple(tuple(sorted(s)) for s in crossing)
+
+
+def _lanes_of(count: int, lanes: Sequence[Lane]) -> tuple[tuple[int, ...], ...]:
+    """For each island, the lanes that touch it."""
+    touching: list[list[int]] = [[] for _ in range(count)]
+    for lane in lanes:
+        touching[lane.a].append(lane.index)
+        touching[lane.b].append(lane.index)
+    return tuple(tuple(t) for t in touching)
+
+
+def crossing_pairs(geometry: Geometry) -> list[tuple[int, int]]:
+    """List each pair of crossing lanes once, as (lower index, higher index)."""
+    return [(k, j) for k, others in enumerate(geometry.crossings) for j in others if k < j]

@@ -1,0 +1,130 @@
+"""Puzzle and Solution: the frozen values classic Hashiwokakero is made of."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from hashi_print.errors import PuzzleError
+from hashi_print.geometry import Geometry, build_geometry
+
+DIFFICULTIES = ("easy", "medium", "hard", "expert")
+
+
+@dataclass(frozen=True, order=True)
+class Island:
+    """A clue on the grid: `clue` bridges must touch the island at (row, col)."""
+
+    row: int
+    col: int
+    clue: int
+
+
+@dataclass(frozen=True, order=True)
+class Bridge:
+    """`count` (1 or 2) bridges between (r1, c1) and (r2, c2), the first end before the second."""
+
+    r1: int
+    c1: int
+    r2: int
+    c2: int
+    count: int
+
+    def as_list(self) -> list[int]:
+        """Return the `[r1, c1, r2, c2, k]` form used in JSON."""
+        return [self.r1, self.c1, self.r2, self.c2, self.count]
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A classic Hashiwokakero puzzle: a width x height grid with clued islands in reading order."""
+
+    width: int
+    height: int
+    islands: tuple[Island, ...]
+
+    @classmethod
+    def build(cls, width: int, height: int, islands: Iterable[tuple[int, int, int]]) -> Puzzle:
+        """Make a puzzle from (row, col, clue) triples, checking that it makes sense."""
+        items = tuple(sorted(Island(r, c, k) for r, c, k in islands))
+        puzzle = cls(width, height, items)
+        puzzle.check()
+        return puzzle
+
+    def check(self) -> None:
+        """Raise PuzzleError when the grid or a clue cannot belong to any puzzle."""
+        if self.width < 1 or self.height < 1:
+            raise PuzzleError(f"grid size {self.width}x{self.height} must be at least 1x1")
+        seen = set()
+        for isl in self.islands:
+            if not (0 <= isl.row < self.height and 0 <= isl.col < self.width):
+                raise PuzzleError(f"island at row {isl.row}, column {isl.col} lies outside the "
+                                  f"{self.width}x{self.height} grid")
+            if (isl.row, isl.col) in seen:
+                raise PuzzleError(f"two islands at row {isl.row}, column {isl.col}")
+            seen.add((isl.row, isl.col))
+            if not 1 <= isl.clue <= 8:
+                raise PuzzleError(f"clue {isl.clue} at row {isl.row}, column {isl.col} "
+                                  "must be between 1 and 8")
+        if not self.islands:
+            raise PuzzleError("the puzzle has no islands")
+        geo = self.geometry
+        for i, isl in enumerate(self.islands):
+            reach = 2 * len(geo.lanes_of[i])
+            if isl.clue > reach:
+                raise PuzzleError(f"clue {isl.clue} at row {isl.row}, column {isl.col} needs more "
+                                  f"bridges than its {len(geo.lanes_of[i])} lane(s) can carry")
+
+    @cached_property
+    def geometry(self) -> Geometry:
+        """The lanes and crossings between this puzzle's islands."""
+        return build_geometry(self.height, self.width, [(i.row, i.col) for i in self.islands])
+
+    @cached_property
+    def clues(self) -> tuple[int, ...]:
+        """The clue of each island, by island index."""
+        return tuple(i.clue for i in self.islands)
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The bridges of a solved (or candidate) puzzle, sorted, each lane at most once."""
+
+    bridges: tuple[Bridge, ...]
+
+    @classmethod
+    def from_lane_counts(cls, geometry: Geometry, counts: Sequence[int]) -> Solution:
+        """Make a solution from a bridge count per lane index."""
+        out = []
+        for lane, k in zip(geometry.lanes, counts, strict=True):
+            if k:
+                (r1, c1), (r2, c2) = geometry.positions[lane.a], geometry.positions[lane.b]
+                out.append(Bridge(r1, c1, r2, c2, k))
+        return cls(tuple(sorted(out)))
+
+    @classmethod
+    def from_lists(cls, rows: Iterable[Sequence[int]]) -> Solution:
+        """Make a solution from `[r1, c1, r2, c2, k]` rows, ends in any order."""
+        out = []
+        for r1, c1, r2, c2, k in rows:
+            if (r2, c2) < (r1, c1):
+                r1, c1, r2, c2 = r2, c2, r1, c1
+            out.append(Bridge(int(r1), int(c1), int(r2), int(c2), int(k)))
+        return cls(tuple(sorted(out)))
+
+    def lane_counts(self, geometry: Geometry) -> tuple[int, ...]:
+        """Return the bridge count per lane index; raise PuzzleError for a bridge on no lane."""
+        counts = [0] * len(geometry.lanes)
+        for b in self.bridges:
+            i = geometry.index_of.get((b.r1, b.c1))
+            j = geometry.index_of.get((b.r2, b.c2))
+            k = None if i is None or j is None else geometry.lane_between(i, j)
+            if k is None:
+                raise PuzzleError(f"no lane joins ({b.r1},{b.c1}) and ({b.r2},{b.c2})")
+            counts[k] += b.count
+        return tuple(counts)
+
+    def as_lists(self) -> list[list[int]]:
+        """Return the JSON form: a list of `[r1, c1, r2, c2, k]`."""
+        return [b.as_list() for b in self.bridges]
