@@ -1,0 +1,138 @@
+"""The card deck and the scoring values of the Hashi game, and their layout files."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hashi_print.errors import LayoutError
+from hashi_print.game.board import LAYOUTS
+
+GOALS = ("red", "blue", "six")
+DECK_SIZE = 18
+CARDS_PLAYED = 17
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """A number card: write `numeral` on an island, then draw `bridges` bridges."""
+
+    numeral: int
+    bridges: int
+
+    def __str__(self) -> str:
+        return f"{self.numeral}/{self.bridges}"
+
+
+@dataclass(frozen=True)
+class Deck:
+    """The 18 cards, in the order printed on the card strip."""
+
+    cards: tuple[Card, ...]
+
+    def numeral_counts(self) -> dict[int, int]:
+        """Count how many cards show each numeral."""
+        counts: dict[int, int] = {}
+        for c in self.cards:
+            counts[c.numeral] = counts.get(c.numeral, 0) + 1
+        return counts
+
+    def max_bridges(self, played: int = CARDS_PLAYED) -> int:
+        """The most bridges `played` cards of this deck can draw (the largest bridge counts)."""
+        return sum(sorted((c.bridges for c in self.cards), reverse=True)[:played])
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """Points per circled island, bonus values (first, later) per goal, and the solo tables.
+
+    `solo[side][goal]` is the standard turn limit; `solo_levels[side][level][goal]` the limits per
+    level (e.g. easy/normal/hard); `ratings[side]` lists (minimum score, words) from best to worst.
+    """
+
+    per_circled: int
+    bonus: dict[str, tuple[int, int]]
+    solo: dict[str, dict[str, int]] = field(default_factory=dict)
+    solo_levels: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
+    ratings: dict[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
+
+
+def card_from_text(text: str) -> Card:
+    """Parse `N/B` into a Card, checking numeral 1-6 and bridges 1-3."""
+    try:
+        n, b = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise LayoutError(f"card {text!r}: expected numeral/bridges, e.g. 5/2") from None
+    if not (1 <= n <= 6 and 1 <= b <= 3):
+        raise LayoutError(f"card {text!r}: numeral must be 1-6 and bridges 1-3")
+    return Card(n, b)
+
+
+def deck_from_json(obj: object, source: str = "deck") -> Deck:
+    """Build and check a Deck from a parsed `hashi-deck/1` object."""
+    if not isinstance(obj, dict) or obj.get("format") != "hashi-deck/1":
+        raise LayoutError('expected a JSON object with "format": "hashi-deck/1"', source=source)
+    try:
+        cards = tuple(Card(int(c["numeral"]), int(c["bridges"])) for c in obj["cards"])
+    except (KeyError, TypeError, ValueError) as err:
+        raise LayoutError(f"malformed deck: {err}", source=source) from None
+    if len(cards) != DECK_SIZE:
+        raise LayoutError(f"a deck has {DECK_SIZE} cards, this one has {len(cards)}", source=source)
+    for c in cards:
+        if not (1 <= c.numeral <= 6 and 1 <= c.bridges <= 3):
+            raise LayoutError(f"card {c}: numeral must be 1-6 and bridges 1-3", source=source)
+    return Deck(cards)
+
+
+def deck_to_json(deck: Deck) -> dict:
+    """Return the `hashi-deck/1` object for a deck."""
+    return {"format": "hashi-deck/1",
+            "cards": [{"numeral": c.numeral, "bridges": c.bridges} for c in deck.cards]}
+
+
+def scoring_from_json(obj: object, source: str = "scoring") -> Scoring:
+    """Build a Scoring from a parsed `hashi-scoring/1` object."""
+    if not isinstance(obj, dict) or obj.get("format") != "hashi-scoring/1":
+        raise LayoutError('expected a JSON object with "format": "hashi-scoring/1"', source=source)
+    try:
+        bonus = {g: (int(obj["bonus"][g][0]), int(obj["bonus"][g][1])) for g in GOALS}
+        solo = {s: {g: int(t) for g, t in goals.items()} for s, goals in obj.get("solo", {}).items()}
+        levels = {s: {lv: {g: int(t) for g, t in goals.items()} for lv, goals in by_level.items()}
+                  for s, by_level in obj.get("solo_levels", {}).items()}
+        ratings = {s: tuple((int(m), str(w)) for m, w in bands)
+                   for s, bands in obj.get("ratings", {}).items()}
+        return Scoring(int(obj["per_circled"]), bonus, solo, levels, ratings)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+        raise LayoutError(f"malformed scoring: {err!r}", source=source) from None
+
+
+def scoring_to_json(scoring: Scoring, **extra: object) -> dict:
+    """Return the `hashi-scoring/1` object for a Scoring, with any extra keys."""
+    return {
+        "format": "hashi-scoring/1", "per_circled": scoring.per_circled,
+        "bonus": {g: list(v) for g, v in scoring.bonus.items()},
+        "solo": scoring.solo, "solo_levels": scoring.solo_levels,
+        "ratings": {s: [list(b) for b in bands] for s, bands in scoring.ratings.items()},
+        **extra,
+    }
+
+
+def _load_json(path: Path) -> object:
+    """Read a JSON file, turning a syntax error into a located LayoutError."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as err:
+        raise LayoutError(f"not valid JSON: {err.msg}", source=str(path), line=err.lineno) from None
+
+
+def load_deck(path: str | Path | None = None) -> Deck:
+    """Read a deck file; the designed one under layouts/ by default."""
+    p = Path(path) if path else LAYOUTS / "deck.json"
+    return deck_from_json(_load_json(p), str(p))
+
+
+def load_scoring(path: str | Path | None = None) -> Scoring:
+    """Read a scoring file; the designed one under layouts/ by default."""
+    p = Path(path) if path else LAYOUTS / "scoring.json"
+    return scoring_from_json(_load_json(p), str(p))
