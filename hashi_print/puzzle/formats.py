@@ -1,0 +1,343 @@
+"""Reading and writing classic puzzles: Tatham IDs, puzz.link URLs, text grids, .has files and JSON."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from hashi_print.errors import FormatError, HashiError
+from hashi_print.puzzle.model import Puzzle, Solution
+
+JSON_FORMAT = "hashi-puzzle/1"
+_TATHAM = re.compile(r"^(\d+)x(\d+)((?:m\d+)?L?)(?:[a-zA-Z]\d*)*:([0-9A-Za-z]*)$")
+_PUZZLINK = re.compile(r"^(?:https?://)?[^?]*\?hashi/(\d+)/(\d+)/([0-9a-z.+=%-]*)/?$")
+_ISLAND_DIGITS = "123456789ABCDEFG"
+
+
+def _build(width: int, height: int, islands: list[tuple[int, int, int]], source: str) -> Puzzle:
+    """Make a Puzzle, naming the source in any error it raises."""
+    try:
+        return Puzzle.build(width, height, islands)
+    except HashiError as err:
+        raise err.located(source) from None
+
+
+# --- Tatham descriptive IDs ---------------------------------------------------------------------
+
+def parse_tatham_id(text: str, source: str = "ID") -> Puzzle:
+    """Parse a Tatham Bridges ID such as `7x7m2:3c5a1c...` (m2 or no m; loops allowed)."""
+    m = _TATHAM.match(text.strip())
+    if not m:
+        raise FormatError(f"not a Bridges ID (expected WxHm2:DESC): {text.strip()[:40]!r}", source=source)
+    width, height, params, desc = int(m[1]), int(m[2]), m[3], m[4]
+    if params.startswith("m") and params.rstrip("L") != "m2":
+        raise FormatError(f"only m2 puzzles (at most 2 bridges per lane) are supported, got {params!r}",
+                          source=source)
+    if params.endswith("L"):
+        raise FormatError("puzzles that forbid loops (L) are not supported; hashi_print allows loops",
+                          source=source)
+    islands, pos = [], 0
+    for ch in desc:
+        if "a" <= ch <= "z":
+            pos += ord(ch) - ord("a") + 1
+        elif ch in _ISLAND_DIGITS:
+            islands.append((pos // width, pos % width, _ISLAND_DIGITS.index(ch) + 1))
+            pos += 1
+        else:
+            raise FormatError(f"unexpected character {ch!r} in the ID's description", source=source)
+    if pos != width * height:
+        raise FormatError(f"the description covers {pos} cells, but a {width}x{height} grid has "
+                          f"{width * height}", source=source)
+    return _build(width, height, islands, source)
+
+
+def format_tatham_id(puzzle: Puzzle) -> str:
+    """Write the Tatham Bridges ID (`WxHm2:DESC`) of a puzzle."""
+    clue_at = {(i.row, i.col): i.clue for i in puzzle.islands}
+    out, run = [], 0
+    for pos in range(puzzle.width * puzzle.height):
+        clue = clue_at.get(divmod(pos, puzzle.width))
+        if clue is None:
+            run += 1
+            continue
+        out.append(_water_runs(run, 26, "a"))
+        run = 0
+        out.append(_ISLAND_DIGITS[clue - 1])
+    out.append(_water_runs(run, 26, "a"))
+    return f"{puzzle.width}x{puzzle.height}m2:{''.join(out)}"
+
+
+def _water_runs(run: int, longest: int, first: str) -> str:
+    """Encode `run` water cells as letters, each standing for 1..`longest` cells."""
+    parts = []
+    while run > 0:
+        step = min(run, longest)
+        parts.append(chr(ord(first) + step - 1))
+        run -= step
+    return "".join(parts)
+
+
+# --- puzz.link URLs -----------------------------------------------------------------------------
+
+def parse_puzzlink(url: str, source: str = "URL") -> Puzzle:
+    """Parse a puzz.link Hashi URL such as `https://puzz.link/p?hashi/7/7/...`."""
+    m = _PUZZLINK.match(url.strip())
+    if not m:
+        raise FormatError(f"not a puzz.link hashi URL: {url.strip()[:50]!r}", source=source)
+    width, height, body = int(m[1]), int(m[2]), m[3]
+    islands, pos, i = [], 0, 0
+    while i < len(body):
+        ch = body[i]
+        if ch in "0123456789abcdef":
+            value, i = int(ch, 16), i + 1
+        elif ch == "-" and _is_hex(body[i + 1:i + 3], 2):
+            value, i = int(body[i + 1:i + 3], 16), i + 3
+        elif ch in "+=%" and _is_hex(body[i + 1:i + 4], 3):
+            value = int(body[i + 1:i + 4], 16) + {"+": 0, "=": 4096, "%": 8192}[ch]
+            i += 4
+        elif ch == ".":
+            raise FormatError(f"the island at cell {pos + 1} has an unknown clue ('.'); "
+                              "hashi_print needs every clue", source=source)
+        elif "g" <= ch <= "z":
+            pos += ord(ch) - ord("f")
+            i += 1
+            continue
+        else:
+            raise FormatError(f"unexpected character {ch!r} at position {i + 1} of the URL body",
+                              source=source)
+        if pos >= width * height:
+            raise FormatError(f"the URL body places a clue beyond the {width}x{height} grid", source=source)
+        islands.append((pos // width, pos % width, value))
+        pos += 1
+    if pos > width * height:
+        raise FormatError(f"the URL body covers {pos} cells, but the grid has {width * height}",
+                          source=source)
+    return _build(width, height, islands, source)
+
+
+def _is_hex(s: str, length: int) -> bool:
+    """Tell whether `s` is exactly `length` lower-case hex digits."""
+    return len(s) == length and all(c in "0123456789abcdef" for c in s)
+
+
+def format_puzzlink(puzzle: Puzzle) -> str:
+    """Write the puzz.link URL of a puzzle."""
+    clue_at = {(i.row, i.col): i.clue for i in puzzle.islands}
+    out, run = [], 0
+    for pos in range(puzzle.width * puzzle.height):
+        clue = clue_at.get(divmod(pos, puzzle.width))
+        if clue is None:
+            run += 1
+            continue
+        out.append(_water_runs(run, 20, "g"))
+        run = 0
+        out.append(format(clue, "x"))
+    out.append(_water_runs(run, 20, "g"))
+    return f"https://puzz.link/p?hashi/{puzzle.width}/{puzzle.height}/{''.join(out)}"
+
+
+# --- text grids and .has files ------------------------------------------------------------------
+
+def parse_text_grid(text: str, source: str = "grid") -> Puzzle:
+    """Parse a text grid: a row per line, `.`/`-`/`0` water, `1`-`8` clues, optional `rows cols` line."""
+    lines = [(n, ln.split("#")[0].rstrip()) for n, ln in enumerate(text.splitlines(), 1)]
+    lines = [(n, ln) for n, ln in lines if ln.strip()]
+    if not lines:
+        raise FormatError("the grid is empty", source=source)
+    declared = None
+    head = lines[0][1].split()
+    if len(head) == 2 and all(h.isdigit() for h in head):
+        rows, cols = int(head[0]), int(head[1])
+        body = lines[1:]
+        if len(body) == rows and all(len(_cells(ln)) == cols for _, ln in body):
+            declared, lines = (rows, cols), body
+    grid = []
+    for n, ln in lines:
+        row = []
+        for cell in _cells(ln):
+            if cell in (".", "-", "0"):
+                row.append(0)
+            elif cell in "12345678" and len(cell) == 1:
+                row.append(int(cell))
+            else:
+                raise FormatError(f"unexpected cell {cell!r}; use . - 0 for water and 1-8 for clues",
+                                  source=source, line=n)
+        grid.append((n, row))
+    width = len(grid[0][1])
+    for n, row in grid:
+        if len(row) != width:
+            raise FormatError(f"row has {len(row)} cells, the first row has {width}; the grid must be "
+                              "rectangular", source=source, line=n)
+    if declared and declared != (len(grid), width):
+        raise FormatError(f"header says {declared[0]}x{declared[1]} but the grid is {len(grid)}x{width}",
+                          source=source)
+    islands = [(r, c, v) for r, (_, row) in enumerate(grid) for c, v in enumerate(row) if v]
+    return _build(width, len(grid), islands, source)
+
+
+def _cells(line: str) -> list[str]:
+    """Split a grid row into cells: by white space when present, else one character each."""
+    parts = line.split()
+    return parts if len(parts) > 1 else list(line.strip())
+
+
+def puzzle_text(puzzle: Puzzle) -> str:
+    """Draw a puzzle as a text grid (`.` water, digits clues)."""
+    grid = [["."] * puzzle.width for _ in range(puzzle.height)]
+    for isl in puzzle.islands:
+        grid[isl.row][isl.col] = str(isl.clue)
+    return "\n".join("".join(row) for row in grid)
+
+
+def solution_text(puzzle: Puzzle, solution: Solution) -> str:
+    """Draw a solved puzzle: clues, `-`/`=` horizontal and `|`/`"` vertical bridges, `.` water."""
+    grid = [list(row) for row in puzzle_text(puzzle).splitlines()]
+    geo = puzzle.geometry
+    for lane, k in zip(geo.lanes, solution.lane_counts(geo), strict=True):
+        if k:
+            mark = ("-=" if lane.horizontal else '|"')[k - 1]
+            for r, c in lane.cells:
+                grid[r][c] = mark
+    return "\n".join("".join(row) for row in grid)
+
+
+def parse_has(text: str, source: str = "has") -> Puzzle:
+    """Parse a .has file: `rows cols islands`, then a line of integers per row (0 = water)."""
+    lines = [(n, ln.split()) for n, ln in enumerate(text.splitlines(), 1) if ln.strip()]
+    if not lines or len(lines[0][1]) != 3 or not all(x.isdigit() for x in lines[0][1]):
+        raise FormatError("the first line must be `rows cols islands`", source=source, line=1)
+    rows, cols, count = (int(x) for x in lines[0][1])
+    body = lines[1:]
+    if len(body) != rows:
+        raise FormatError(f"expected {rows} rows after the header, found {len(body)}", source=source)
+    islands = []
+    for r, (n, cells) in enumerate(body):
+        if len(cells) != cols:
+            raise FormatError(f"expected {cols} numbers, found {len(cells)}", source=source, line=n)
+        for c, cell in enumerate(cells):
+            if not cell.isdigit():
+                raise FormatError(f"{cell!r} is not a whole number", source=source, line=n)
+            if int(cell):
+                islands.append((r, c, int(cell)))
+    if len(islands) != count:
+        raise FormatError(f"the header announces {count} islands, the grid has {len(islands)}",
+                          source=source, line=1)
+    return _build(cols, rows, islands, source)
+
+
+def format_has(puzzle: Puzzle) -> str:
+    """Write a puzzle as a .has file."""
+    grid = [[0] * puzzle.width for _ in range(puzzle.height)]
+    for isl in puzzle.islands:
+        grid[isl.row][isl.col] = isl.clue
+    rows = [" ".join(str(v) for v in row) for row in grid]
+    return "\n".join([f"{puzzle.height} {puzzle.width} {len(puzzle.islands)}", *rows]) + "\n"
+
+
+# --- JSON ---------------------------------------------------------------------------------------
+
+def puzzle_to_json(puzzle: Puzzle, solution: Solution | None = None, difficulty: str | None = None,
+                   seed: object = None) -> dict:
+    """Return the `hashi-puzzle/1` object of a puzzle, with the optional keys that are known."""
+    obj: dict = {"format": JSON_FORMAT, "width": puzzle.width, "height": puzzle.height,
+                 "islands": [[i.row, i.col, i.clue] for i in puzzle.islands]}
+    if solution is not None:
+        obj["solution"] = solution.as_lists()
+    if difficulty is not None:
+        obj["difficulty"] = difficulty
+    if seed is not None:
+        obj["seed"] = seed
+    obj["id"] = format_tatham_id(puzzle)
+    return obj
+
+
+def puzzle_from_json(obj: object, source: str = "JSON") -> tuple[Puzzle, Solution | None, dict]:
+    """Read a `hashi-puzzle/1` object: the puzzle, its solution if given, and the other keys."""
+    if not isinstance(obj, dict) or obj.get("format") != JSON_FORMAT:
+        raise FormatError(f'expected a JSON object with "format": "{JSON_FORMAT}"', source=source)
+    try:
+        width, height = int(obj["width"]), int(obj["height"])
+        islands = [(int(r), int(c), int(k)) for r, c, k in obj["islands"]]
+        solution = Solution.from_lists(obj["solution"]) if obj.get("solution") is not None else None
+    except (KeyError, TypeError, ValueError) as err:
+        raise FormatError(f"malformed {JSON_FORMAT} object: {err!r}", source=source) from None
+    puzzle = _build(width, height, islands, source)
+    if solution is not None:
+        try:
+            solution.lane_counts(puzzle.geometry)
+        except HashiError as err:
+            raise FormatError(f"solution: {err.message}", source=source) from None
+    extra = {k: v for k, v in obj.items() if k not in ("format", "width", "height", "islands", "solution")}
+    return puzzle, solution, extra
+
+
+# --- detection ----------------------------------------------------------------------------------
+
+def parse_puzzle(text: str, source: str = "puzzle") -> Puzzle:
+    """Parse a puzzle in any accepted form, telling the form from the text itself."""
+    stripped = text.strip()
+    if not stripped:
+        raise FormatError("empty input: expected a Bridges ID, puzz.link URL, grid, .has or JSON",
+                          source=source)
+    if stripped.startswith("{"):
+        try:
+            obj = json.loads(stripped)
+        except json.JSONDecodeError as err:
+            raise FormatError(f"not valid JSON: {err.msg}", source=source, line=err.lineno) from None
+        return puzzle_from_json(obj, source)[0]
+    if "?hashi/" in stripped:
+        return parse_puzzlink(stripped, source)
+    if re.match(r"^\d+x\d+[^:\s]*:", stripped):
+        return parse_tatham_id(stripped, source)
+    first = stripped.splitlines()[0].split()
+    if len(first) == 3 and all(x.isdigit() for x in first):
+        return parse_has(stripped, source)
+    return parse_text_grid(text, source)
+
+
+def looks_like_path(arg: str) -> bool:
+    """Tell whether a command-line argument names a file rather than holding a puzzle."""
+    if "?hashi/" in arg or re.match(r"^\d+x\d+[^:\s]*:", arg.strip()):
+        return False
+    return "/" in arg or "\\" in arg or Path(arg).suffix.lower() in (".txt", ".json", ".has", ".jsonl")
+
+
+def read_puzzle(arg: str) -> Puzzle:
+    """Read a puzzle from a command-line argument: a Bridges ID, a puzz.link URL or a file path."""
+    path = Path(arg)
+    if path.is_file():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        return parse_puzzle(text, str(path))
+    if looks_like_path(arg):
+        raise FormatError("no such file", source=arg)
+    return parse_puzzle(arg, "argument")
+
+
+def read_puzzle_lines(path: str | Path) -> list[tuple[int, Puzzle, Solution | None, dict]]:
+    """Read a file of puzzles, one per line (IDs, URLs or JSON objects), or one grid/.has/JSON puzzle."""
+    p = Path(path)
+    text = p.read_text(encoding="utf-8", errors="replace")
+    lines = [(n, ln.strip()) for n, ln in enumerate(text.splitlines(), 1)]
+    lines = [(n, ln) for n, ln in lines if ln and not ln.startswith("#")]
+    one_per_line = lines and all(
+        ln.startswith("{") or "?hashi/" in ln or re.match(r"^\d+x\d+[^:\s]*:", ln) for _, ln in lines)
+    if not one_per_line:
+        return [(1, parse_puzzle(text, str(p)), None, {})]
+    out = []
+    for n, ln in lines:
+        if ln.startswith("{"):
+            try:
+                obj = json.loads(ln)
+            except json.JSONDecodeError as err:
+                raise FormatError(f"not valid JSON: {err.msg}", source=str(p), line=n) from None
+            try:
+                out.append((n, *puzzle_from_json(obj, str(p))))
+            except HashiError as err:
+                raise FormatError(err.message, source=str(p), line=n) from None
+        else:
+            try:
+                out.append((n, parse_puzzle(ln, str(p)), None, {}))
+            except HashiError as err:
+                raise FormatError(err.message, source=str(p), line=n) from None
+    return out

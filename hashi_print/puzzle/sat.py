@@ -1,0 +1,213 @@
+"""The SAT encoding of a Hashiwokakero puzzle: the domain goes in, clauses and a decoder come out.
+
+Each lane has two variables, e1 (at least one bridge) and e2 (a second bridge) with e2 -> e1, so
+every arrangement of bridges has exactly one model. Clue counts are cardinality constraints over
+those variables, crossing lanes exclude each other, and connectivity is either left to lazy cuts
+(`lazy`) or encoded up front as layered reachability from the first island (`eager`).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import product
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+
+from hashi_print.geometry import Geometry, crossing_pairs
+from hashi_print.puzzle.model import Puzzle
+
+MODES = ("lazy", "eager")
+CARDINALITIES = ("direct", "seqcounter", "totalizer", "sortnetwrk")
+BACKENDS = ("cadical195", "glucose4", "minisat22")
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """The clauses of a puzzle and the variables that carry its bridges."""
+
+    clauses: tuple[tuple[int, ...], ...]
+    e1: tuple[int, ...]
+    e2: tuple[int, ...]
+    top: int
+
+
+def encode(puzzle: Puzzle, mode: str = "lazy", card: str = "direct") -> Encoding:
+    """Encode a puzzle's lanes, clues, crossings (and, in eager mode, connectivity) as CNF."""
+    geo = puzzle.geometry
+    pool = IDPool()
+    e1 = tuple(pool.id(("e1", k)) for k in range(len(geo.lanes)))
+    e2 = tuple(pool.id(("e2", k)) for k in range(len(geo.lanes)))
+    clauses: list[Sequence[int]] = []
+    clauses += lane_clauses(e1, e2)
+    clauses += crossing_clauses(geo, e1)
+    clauses += pair_clauses(puzzle, e1, e2)
+    for i, clue in enumerate(puzzle.clues):
+        if card == "direct":
+            clauses += direct_clue_clauses(geo, i, clue, e1, e2)
+        else:
+            clauses += clue_clauses(geo, i, clue, e1, e2, pool, card)
+    if mode == "eager":
+        clauses += reachability_clauses(geo, e1, pool)
+    elif mode != "lazy":
+        raise ValueError(f"unknown mode {mode!r}")
+    return Encoding(tuple(tuple(c) for c in clauses), e1, e2, pool.top)
+
+
+def lane_clauses(e1: Sequence[int], e2: Sequence[int]) -> list[list[int]]:
+    """A second bridge needs a first one: e2 -> e1 on every lane."""
+    return [[-b, a] for a, b in zip(e1, e2, strict=True)]
+
+
+def crossing_clauses(geo: Geometry, e1: Sequence[int]) -> list[list[int]]:
+    """Two crossing lanes never both carry bridges."""
+    return [[-e1[h], -e1[v]] for h, v in crossing_pairs(geo)]
+
+
+def pair_clauses(puzzle: Puzzle, e1: Sequence[int], e2: Sequence[int]) -> list[list[int]]:
+    """Rule out pairs that would close a group on their own: 1-1 joined, 2=2 doubled."""
+    if len(puzzle.islands) <= 2:
+        return []
+    out = []
+    for lane in puzzle.geometry.lanes:
+        a, b = puzzle.clues[lane.a], puzzle.clues[lane.b]
+        if a == b == 1:
+            out.append([-e1[lane.index]])
+        elif a == b == 2:
+            out.append([-e2[lane.index]])
+    return out
+
+
+def clue_clauses(geo: Geometry, island: int, clue: int, e1: Sequence[int], e2: Sequence[int],
+                 pool: IDPool, card: str = "seqcounter") -> list[list[int]]:
+    """Exactly `clue` of the island's lane variables are true (a pysat cardinality encoding)."""
+    lits = [v for k in geo.lanes_of[island] for v in (e1[k], e2[k])]
+    if clue > len(lits):
+        return [[]]
+    if clue == len(lits):
+        return [[v] for v in lits]
+    if clue == 0:
+        return [[-v] for v in lits]
+    cnf = CardEnc.equals(lits=lits, bound=clue, vpool=pool, encoding=getattr(EncType, card))
+    return cnf.clauses
+
+
+def direct_clue_clauses(geo: Geometry, island: int, clue: int, e1: Sequence[int],
+                        e2: Sequence[int]) -> list[list[int]]:
+    """Exactly `clue` bridges touch the island, as clauses over its lanes' e1/e2 alone (no new variables)."""
+    lanes = geo.lanes_of[island]
+    out = []
+    for template in _direct_templates(len(lanes), clue):
+        out.append([(e1 if level == 1 else e2)[lanes[pos]] * sign for pos, level, sign in template])
+    return out
+
+
+@cache
+def _direct_templates(degree: int, clue: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """Clause templates (lane position, 1 for e1 or 2 for e2, sign) for `degree` lanes summing to `clue`.
+
+    At most: every way to reach clue+1 with per-lane counts 0-2 is forbidden (one clause each).
+    At least: every way to stop at clue-1 is forbidden: some lane must go beyond it.
+    Both families are minimal, so unit propagation alone keeps the count in range.
+    """
+    out = []
+    for counts in product(range(3), repeat=degree):
+        if sum(counts) == clue + 1:
+            out.append(tuple((pos, c, -1) for pos, c in enumerate(counts) if c))
+        if sum(counts) == clue - 1:
+            out.append(tuple((pos, c + 1, 1) for pos, c in enumerate(counts) if c < 2))
+    if clue > 2 * degree:
+        out.append(())
+    return tuple(out)
+
+
+def reachability_clauses(geo: Geometry, e1: Sequence[int], pool: IDPool) -> list[list[int]]:
+    """Every island is reached from island 0 within n-1 steps over built lanes (eager connectivity)."""
+    n = len(geo.positions)
+    if n <= 1:
+        return []
+    dist = lane_distances(geo, 0)
+    if any(d is None for d in dist):
+        return [[]]
+    steps = n - 1
+
+    def r(i: int, t: int) -> int | None:
+        """Variable: island i is reached within t steps (None when it cannot be yet)."""
+        if t < dist[i]:
+            return None
+        if i == 0:
+            return None
+        return pool.id(("r", i, t))
+
+    out: list[list[int]] = []
+    for t in range(1, steps + 1):
+        for i in range(1, n):
+            here = r(i, t)
+            if here is None:
+                continue
+            support = []
+            before = r(i, t - 1)
+            if before is not None:
+                support.append(before)
+            for k in geo.lanes_of[i]:
+                j = geo.lanes[k].other(i)
+                if j == 0 and t >= 1:
+                    support.append(e1[k])
+                    continue
+                prev = r(j, t - 1)
+                if prev is None:
+                    continue
+                via = pool.id(("via", i, k, t))
+                out += [[-via, e1[k]], [-via, prev]]
+                support.append(via)
+            out.append([-here, *support])
+    out += [[r(i, steps)] for i in range(1, n)]
+    return out
+
+
+def lane_distances(geo: Geometry, start: int) -> list[int | None]:
+    """Breadth-first distances over all lanes from `start` (None where unreachable)."""
+    dist: list[int | None] = [None] * len(geo.positions)
+    dist[start] = 0
+    queue = deque([start])
+    while queue:
+        i = queue.popleft()
+        for j in geo.neighbours(i):
+            if dist[j] is None:
+                dist[j] = dist[i] + 1
+                queue.append(j)
+    return dist
+
+
+def decode(enc: Encoding, model: Iterable[int]) -> tuple[int, ...]:
+    """Read the bridge count of every lane from a model."""
+    true = {v for v in model if v > 0}
+    return tuple((a in true) + (b in true) for a, b in zip(enc.e1, enc.e2, strict=True))
+
+
+def cut_clauses(geo: Geometry, enc: Encoding, counts: Sequence[int]) -> list[list[int]]:
+    """For each separate group of a disconnected candidate: some lane leaving it must be built."""
+    groups = geo.components(k for k, c in enumerate(counts) if c)
+    if len(groups) <= 1:
+        return []
+    out = []
+    for group in groups:
+        inside = set(group)
+        leaving = sorted({k for i in group for k in geo.lanes_of[i]
+                          if geo.lanes[k].other(i) not in inside})
+        out.append([enc.e1[k] for k in leaving])
+    return out
+
+
+def blocking_clause(enc: Encoding, counts: Sequence[int]) -> list[int]:
+    """Forbid this exact arrangement; clue counts make the built variables enough to name it."""
+    lits = []
+    for k, c in enumerate(counts):
+        if c >= 1:
+            lits.append(-enc.e1[k])
+        if c == 2:
+            lits.append(-enc.e2[k])
+    return lits

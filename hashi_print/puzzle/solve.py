@@ -1,0 +1,90 @@
+"""Solving classic puzzles with one incremental SAT solver: all solutions, verdicts, uniqueness."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from pysat.solvers import Solver
+
+from hashi_print.puzzle.model import Puzzle, Solution
+from hashi_print.puzzle.sat import BACKENDS, MODES, blocking_clause, cut_clauses, decode, encode
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The verdict on a puzzle (`unique`, `multiple` or `none`), a solution if any, and the time taken."""
+
+    status: str
+    solution: Solution | None
+    seconds: float
+    cuts: int = 0
+
+
+@dataclass
+class _Stats:
+    """Counters the solving loop fills in for the caller."""
+
+    cuts: int = 0
+
+
+def _check_options(mode: str, backend: str) -> None:
+    """Reject a mode or backend the lab does not have; kissat is refused on purpose."""
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
+    if backend not in BACKENDS:
+        # kissat ignores assumptions and fails on clauses added after a solve, which this loop needs.
+        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+
+
+def solutions(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
+              exclude: Iterable[Solution] = (), stats: _Stats | None = None,
+              card: str = "direct") -> Iterator[Solution]:
+    """Yield every solution of the puzzle, each once, skipping those in `exclude`."""
+    _check_options(mode, backend)
+    geo = puzzle.geometry
+    enc = encode(puzzle, mode, card)
+    if any(not c for c in enc.clauses):
+        return
+    stats = stats if stats is not None else _Stats()
+    with Solver(name=backend, bootstrap_with=enc.clauses) as solver:
+        for known in exclude:
+            solver.add_clause(blocking_clause(enc, known.lane_counts(geo)))
+        while solver.solve():
+            counts = decode(enc, solver.get_model())
+            cuts = cut_clauses(geo, enc, counts)
+            if cuts:
+                stats.cuts += len(cuts)
+                if any(not c for c in cuts):
+                    return
+                for clause in cuts:
+                    solver.add_clause(clause)
+                continue
+            yield Solution.from_lane_counts(geo, counts)
+            solver.add_clause(blocking_clause(enc, counts))
+
+
+def solve(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
+          card: str = "direct") -> SolveResult:
+    """Find a solution and ask for a second: the verdict unique, multiple or none."""
+    start = time.perf_counter()
+    stats = _Stats()
+    found = []
+    for sol in solutions(puzzle, mode, backend, stats=stats, card=card):
+        found.append(sol)
+        if len(found) == 2:
+            break
+    status = {0: "none", 1: "unique", 2: "multiple"}[len(found)]
+    return SolveResult(status, found[0] if found else None, time.perf_counter() - start, stats.cuts)
+
+
+def other_solution(puzzle: Puzzle, solution: Solution, mode: str = "lazy",
+                   backend: str = "cadical195") -> Solution | None:
+    """Return a solution different from `solution`, or None when there is none (it is unique)."""
+    return next(solutions(puzzle, mode, backend, exclude=[solution]), None)
+
+
+def is_unique(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195") -> bool:
+    """Tell whether the puzzle has exactly one solution."""
+    return solve(puzzle, mode, backend).status == "unique"
