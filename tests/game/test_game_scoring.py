@@ -1,0 +1,39 @@
+"""Tests of multi-player scoring: the bonus race with ties and later players."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hashi_print.game.board import load_side
+from hashi_print.game.deck import load_scoring
+from hashi_print.game.rules import GameState
+from hashi_print.game.scoring import race_firsts, score_game, winners
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+SIDE = load_side(FIXTURES / "fixture-side.json")
+SCORING = load_scoring(FIXTURES / "fixture-scoring.json")
+
+
+def with_goals(goals):
+    """An empty final state carrying the given (goal, turn) pairs."""
+    lanes = len(SIDE.geometry.lanes)
+    return GameState(SIDE, (None,) * 18, (0,) * lanes, 17, tuple(goals))
+
+
+def test_race_ties_share_the_higher_value():
+    firsts = race_firsts([{"red": 9, "six": 12}, {"red": 9, "six": 10}, {"blue": 4}])
+    assert firsts == [frozenset({"red"}), frozenset({"red", "six"}), frozenset({"blue"})]
+
+
+def test_score_game_gives_later_players_the_lower_value():
+    states = [with_goals([("red", 9), ("six", 12)]), with_goals([("red", 9), ("six", 10)]),
+              with_goals([("red", 11)])]
+    scores = score_game(states, SCORING)
+    assert [s["bonus"] for s in scores] == [{"red": 9, "six": 4}, {"red": 9, "six": 8}, {"red": 5}]
+    assert [s["total"] for s in scores] == [13, 17, 5]
+    assert winners(scores) == [1]
+
+
+def test_winners_share_a_tie_and_empty_game():
+    assert winners([{"total": 5}, {"total": 7}, {"total": 7}]) == [1, 2]
+    assert winners([]) == []
