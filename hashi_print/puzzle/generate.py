@@ -1,0 +1,447 @@
+"""Seeded puzzle generation: grow an archipelago with its bridges, prove it unique, repair, grade.
+
+An attempt grows islands and bridges together, so a connected solution exists by construction and
+the clues are its bridge sums. The SAT solver is asked for a solution other than the grown one; when
+it finds one, the attempt changes the layout where the two solutions differ and asks again (a
+repair). Only unique candidates are graded, and only the requested grade is kept. Every attempt
+draws its own seed from the caller's `random.Random`, and that seed alone rebuilds the puzzle.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from hashi_print.errors import PuzzleError
+from hashi_print.geometry import Geometry
+from hashi_print.puzzle.model import DIFFICULTIES, Puzzle, Solution
+
+Cell = tuple[int, int]
+
+DENSITIES = {"sparse": 0.18, "normal": 0.24, "dense": 0.32}
+DEFAULT_DENSITY = 0.2
+MIN_SIDE, MAX_SIDE = 5, 40
+GRADES = (*DIFFICULTIES, "beyond")
+
+# Named reasons an attempt is thrown away (the keys of GenerationStats.rejections).
+REJECT_GROWTH = "grew too few islands"
+REJECT_NOT_UNIQUE = "not unique"
+REJECT_TOO_EASY = "too easy"
+REJECT_TOO_HARD = "too hard"
+REJECT_FAILED_CHECK = "failed check"
+REASONS = (REJECT_GROWTH, REJECT_NOT_UNIQUE, REJECT_TOO_EASY, REJECT_TOO_HARD, REJECT_FAILED_CHECK)
+
+# Growth style per difficulty: (chance of a double bridge, chance of closing a loop). Doubles and
+# tree-like solutions give full islands and forced lanes; singles and loops leave choices open.
+STYLES = {"easy": (0.8, 0.0), "medium": (0.35, 0.12), "hard": (0.2, 0.4), "expert": (0.05, 0.8)}
+MAX_REPAIRS = 40
+SEED_BITS = 48
+_DIRECTIONS = ((0, 1), (1, 0), (0, -1), (-1, 0))
+
+
+@dataclass(frozen=True)
+class GeneratedPuzzle:
+    """A unique puzzle of a known grade, its solution and the attempt seed that rebuilds it."""
+
+    puzzle: Puzzle
+    solution: Solution
+    difficulty: str
+    seed: int
+    density: float
+    repairs: int
+
+
+@dataclass
+class GenerationStats:
+    """Running totals over attempts: rejections by reason, repairs, solver and grader calls."""
+
+    attempts: int = 0
+    repairs: int = 0
+    solver_calls: int = 0
+    grader_calls: int = 0
+    rejections: Counter = field(default_factory=Counter)
+
+    def summary(self) -> str:
+        """Say in one line how many attempts it took and why the others were rejected."""
+        why = ", ".join(f"{n} {reason}" for reason, n in sorted(self.rejections.items())) or "none"
+        return (f"{self.attempts} attempts, {self.repairs} repairs, {self.solver_calls} solver calls, "
+                f"{self.grader_calls} grader calls; rejected: {why}")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What is being asked for: grid size, grade, island density and the shape of the growth."""
+
+    width: int
+    height: int
+    difficulty: str
+    density: float
+
+    @property
+    def max_repairs(self) -> int:
+        """How many changes one attempt may make before it gives up on uniqueness."""
+        return max(MAX_REPAIRS, self.target_islands // 4)
+
+    @property
+    def doubles(self) -> float:
+        """The chance that a grown bridge is doubled."""
+        return STYLES[self.difficulty][0]
+
+    @property
+    def loops(self) -> float:
+        """The chance that two unbridged neighbours get bridged after growth, closing a loop."""
+        return STYLES[self.difficulty][1]
+
+    def bridges(self, rng: random.Random) -> int:
+        """Draw the count of a new bridge."""
+        return 2 if rng.random() < self.doubles else 1
+
+    @property
+    def target_islands(self) -> int:
+        """How many islands the growth aims for."""
+        return max(2, round(self.density * self.width * self.height))
+
+
+def resolve_density(density: float | str | None) -> float:
+    """Turn a density name or fraction of cells into a fraction, or raise PuzzleError."""
+    if density is None:
+        return DEFAULT_DENSITY
+    if isinstance(density, str):
+        if density in DENSITIES:
+            return DENSITIES[density]
+        try:
+            density = float(density)
+        except ValueError:
+            names = ", ".join(DENSITIES)
+            raise PuzzleError(f"density {density!r} is neither a fraction nor one of {names}") from None
+    if not 0.05 <= density <= 0.4:
+        raise PuzzleError(f"density {density} must lie between 0.05 and 0.4 (the fraction of cells "
+                          "that are islands)")
+    return float(density)
+
+
+def check_request(width: int, height: int, difficulty: str) -> None:
+    """Raise PuzzleError when the size or difficulty cannot be generated."""
+    for name, value in (("width", width), ("height", height)):
+        if not MIN_SIDE <= value <= MAX_SIDE:
+            raise PuzzleError(f"{name} {value} must be between {MIN_SIDE} and {MAX_SIDE}")
+    if difficulty not in DIFFICULTIES:
+        raise PuzzleError(f"difficulty {difficulty!r} must be one of {', '.join(DIFFICULTIES)}")
+
+
+class _Archipelago:
+    """Islands and bridges being grown on a grid; mutable, private to one attempt."""
+
+    def __init__(self, width: int, height: int):
+        self.width = width
+        self.height = height
+        self.islands: list[Cell] = []
+        self.is_island: set[Cell] = set()
+        self.bridges: dict[tuple[Cell, Cell], int] = {}
+        self.bridge_at: dict[Cell, tuple[Cell, Cell]] = {}
+
+    def inside(self, cell: Cell) -> bool:
+        """Tell whether a cell lies on the grid."""
+        return 0 <= cell[0] < self.height and 0 <= cell[1] < self.width
+
+    def free(self, cell: Cell) -> bool:
+        """Tell whether a cell holds neither an island nor a bridge."""
+        return cell not in self.is_island and cell not in self.bridge_at
+
+    def has_island_beside(self, cell: Cell) -> bool:
+        """Tell whether an island touches the cell's side."""
+        r, c = cell
+        return any((r + dr, c + dc) in self.is_island for dr, dc in _DIRECTIONS)
+
+    def add_island(self, cell: Cell) -> None:
+        """Put an island on a free cell."""
+        self.islands.append(cell)
+        self.is_island.add(cell)
+
+    def between(self, a: Cell, b: Cell) -> list[Cell]:
+        """The cells strictly between two cells of one row or column."""
+        (r1, c1), (r2, c2) = a, b
+        if r1 == r2:
+            lo, hi = sorted((c1, c2))
+            return [(r1, c) for c in range(lo + 1, hi)]
+        lo, hi = sorted((r1, r2))
+        return [(r, c1) for r in range(lo + 1, hi)]
+
+    def can_bridge(self, a: Cell, b: Cell) -> bool:
+        """Tell whether a new bridge from a to b would pass only over open water."""
+        return all(self.free(cell) for cell in self.between(a, b))
+
+    def set_bridge(self, a: Cell, b: Cell, count: int) -> None:
+        """Set the bridges between two islands to 0, 1 or 2, keeping the cell index in step."""
+        key = (min(a, b), max(a, b))
+        if count:
+            if key not in self.bridges:
+                for cell in self.between(a, b):
+                    self.bridge_at[cell] = key
+            self.bridges[key] = count
+        elif key in self.bridges:
+            del self.bridges[key]
+            for cell in self.between(a, b):
+                del self.bridge_at[cell]
+
+    def split_bridge(self, cell: Cell, first: int, second: int) -> None:
+        """Put an island on a bridge's water, leaving `first` and `second` bridges on its two halves."""
+        a, b = self.bridge_at[cell]
+        self.set_bridge(a, b, 0)
+        self.add_island(cell)
+        self.set_bridge(a, cell, first)
+        self.set_bridge(cell, b, second)
+
+    def ray(self, start: Cell, direction: Cell) -> Iterator[Cell]:
+        """The cells from `start` (exclusive) to the grid edge in one direction."""
+        r, c = start
+        dr, dc = direction
+        r, c = r + dr, c + dc
+        while self.inside((r, c)):
+            yield (r, c)
+            r, c = r + dr, c + dc
+
+    def neighbour(self, cell: Cell, direction: Cell) -> Cell | None:
+        """The first island seen from `cell` in a direction, if only open water lies between."""
+        for here in self.ray(cell, direction):
+            if here in self.is_island:
+                return here
+            if here in self.bridge_at:
+                return None
+        return None
+
+    def to_puzzle(self) -> tuple[Puzzle, Solution]:
+        """Freeze the archipelago into a puzzle (clues = bridge sums) and its solution."""
+        clues = Counter()
+        for (a, b), k in self.bridges.items():
+            clues[a] += k
+            clues[b] += k
+        puzzle = Puzzle.build(self.width, self.height, [(r, c, clues[(r, c)]) for r, c in self.islands])
+        solution = Solution.from_lists([[*a, *b, k] for (a, b), k in self.bridges.items()])
+        return puzzle, solution
+
+
+def grow(settings: Settings, rng: random.Random) -> _Archipelago:
+    """Grow islands from a random start, each new island bridged to an old one, then add loops."""
+    arch = _Archipelago(settings.width, settings.height)
+    arch.add_island((rng.randrange(settings.height), rng.randrange(settings.width)))
+    target = settings.target_islands
+    failures = 0
+    longest = max(3, min(8, (max(settings.width, settings.height) + 1) // 2))
+    while len(arch.islands) < target and failures < 30 + 10 * target:
+        origin = rng.choice(arch.islands)
+        direction = rng.choice(_DIRECTIONS)
+        spots = _spots(arch, origin, direction, longest)
+        if not spots:
+            failures += 1
+            continue
+        spot = rng.choice(spots)
+        arch.add_island(spot)
+        arch.set_bridge(origin, spot, settings.bridges(rng))
+    _fill(arch, settings, rng)
+    _add_loops(arch, settings, rng)
+    return arch
+
+
+def _fill(arch: _Archipelago, settings: Settings, rng: random.Random) -> None:
+    """Pack islands into the water left over until the target is met, each bridged to a neighbour."""
+    target = settings.target_islands
+    cells = [(r, c) for r in range(arch.height) for c in range(arch.width)]
+    rng.shuffle(cells)
+    added = True
+    while added and len(arch.islands) < target:
+        added = False
+        for cell in cells:
+            if len(arch.islands) >= target:
+                return
+            if cell in arch.is_island or arch.has_island_beside(cell):
+                continue
+            if cell in arch.bridge_at:
+                arch.split_bridge(cell, settings.bridges(rng), settings.bridges(rng))
+                added = True
+                continue
+            others = [n for d in _DIRECTIONS if (n := arch.neighbour(cell, d)) is not None]
+            if others:
+                arch.add_island(cell)
+                arch.set_bridge(cell, rng.choice(others), settings.bridges(rng))
+                added = True
+
+
+def _spots(arch: _Archipelago, origin: Cell, direction: Cell, longest: int) -> list[Cell]:
+    """Cells along a ray where a new island could sit, bridged straight back to `origin`.
+
+    Islands never touch side by side: hand-made books avoid it even at a third of the cells.
+    """
+    out = []
+    for steps, cell in enumerate(arch.ray(origin, direction), start=1):
+        if steps > longest or not arch.free(cell):
+            break
+        if not arch.has_island_beside(cell):
+            out.append(cell)
+    return out
+
+
+def _add_loops(arch: _Archipelago, settings: Settings, rng: random.Random) -> None:
+    """Bridge some unbridged neighbours, closing loops, so that a solution is not simply a tree."""
+    for cell in list(arch.islands):
+        for direction in ((0, 1), (1, 0)):
+            other = arch.neighbour(cell, direction)
+            if other is None or (min(cell, other), max(cell, other)) in arch.bridges:
+                continue
+            if rng.random() < settings.loops and arch.can_bridge(cell, other):
+                arch.set_bridge(cell, other, settings.bridges(rng))
+
+
+def repair(arch: _Archipelago, puzzle: Puzzle, ours: Solution, other: Solution, rng: random.Random) -> int:
+    """Change the layout in each region where a second solution differs from ours; return the changes."""
+    geo = puzzle.geometry
+    mine, theirs = ours.lane_counts(geo), other.lane_counts(geo)
+    differ = [k for k in range(len(geo.lanes)) if mine[k] != theirs[k]]
+    changes = 0
+    for region in geo.components(differ):
+        if len(region) < 2:
+            continue
+        inside = set(region)
+        lanes = [k for k in differ if geo.lanes[k].a in inside]
+        changes += _repair_region(arch, geo, lanes, mine, rng)
+    return changes
+
+
+def _repair_region(arch: _Archipelago, geo: Geometry, lanes: list[int], mine: tuple[int, ...],
+                   rng: random.Random) -> int:
+    """Make one change on one of a region's differing lanes; return 1 when something changed.
+
+    Any change of a clue the other solution relied on rules that solution out; a new island on a lane
+    the other solution bridged rules it out too, and breaks up the choice it had.
+    """
+    rng.shuffle(lanes)
+    for k in lanes:
+        lane = geo.lanes[k]
+        a, b = geo.positions[lane.a], geo.positions[lane.b]
+        if mine[k]:
+            arch.set_bridge(a, b, 3 - mine[k])
+            return 1
+        if rng.random() < 0.5 and arch.can_bridge(a, b):
+            arch.set_bridge(a, b, 1)
+            return 1
+        if _split_lane(arch, lane.cells, rng):
+            return 1
+        if arch.can_bridge(a, b):
+            arch.set_bridge(a, b, 1)
+            return 1
+    return 0
+
+
+def _split_lane(arch: _Archipelago, cells: tuple[Cell, ...], rng: random.Random) -> bool:
+    """Put a new island on an unbridged lane's water and bridge it to one of its neighbours."""
+    spots = [cell for cell in cells if arch.free(cell) and not arch.has_island_beside(cell)]
+    rng.shuffle(spots)
+    for spot in spots:
+        directions = list(_DIRECTIONS)
+        rng.shuffle(directions)
+        for direction in directions:
+            other = arch.neighbour(spot, direction)
+            if other is not None:
+                arch.add_island(spot)
+                arch.set_bridge(spot, other, 1)
+                return True
+    return False
+
+
+def attempt(settings: Settings, seed: int, stats: GenerationStats,
+            grade: Callable[[Puzzle], str] | None = None) -> GeneratedPuzzle | str:
+    """Run one seeded attempt: a generated puzzle, or the name of the reason it was rejected."""
+    if grade is None:
+        from hashi_print.puzzle.deduce import grade
+    rng = random.Random(seed)
+    stats.attempts += 1
+    arch = grow(settings, rng)
+    if len(arch.islands) < 0.85 * settings.target_islands:
+        return REJECT_GROWTH
+    unique = _make_unique(arch, settings.max_repairs, rng, stats)
+    if isinstance(unique, int):
+        return REJECT_NOT_UNIQUE
+    puzzle, solution, repairs = unique
+    stats.grader_calls += 1
+    got = grade(puzzle)
+    rank, wanted = GRADES.index(got), DIFFICULTIES.index(settings.difficulty)
+    if rank < wanted:
+        return REJECT_TOO_EASY
+    if rank > wanted:
+        return REJECT_TOO_HARD
+    return GeneratedPuzzle(puzzle, solution, got, seed, settings.density, repairs)
+
+
+def _make_unique(arch: _Archipelago, budget: int, rng: random.Random,
+                 stats: GenerationStats) -> tuple[Puzzle, Solution, int] | int:
+    """Repair until the solver finds no second solution; the puzzle, or the changes spent on failing."""
+    from hashi_print.puzzle.solve import other_solution
+
+    changes = 0
+    while True:
+        puzzle, solution = arch.to_puzzle()
+        stats.solver_calls += 1
+        other = other_solution(puzzle, solution)
+        if other is None:
+            return puzzle, solution, changes
+        made = repair(arch, puzzle, solution, other, rng) if changes < budget else 0
+        if not made:
+            return changes
+        changes += made
+        stats.repairs += made
+
+
+def verify(generated: GeneratedPuzzle) -> list[str]:
+    """Re-check a generated puzzle the independent way: checker on the solution, solver from scratch."""
+    from hashi_print.puzzle.check import check_solution
+    from hashi_print.puzzle.solve import solve
+
+    problems = [str(p) for p in check_solution(generated.puzzle, generated.solution)]
+    result = solve(generated.puzzle)
+    if result.status != "unique":
+        problems.append(f"the solver says {result.status}")
+    elif result.solution != generated.solution:
+        problems.append("the solver's solution is not the stored one")
+    return problems
+
+
+def generate(width: int, height: int, difficulty: str, rng: random.Random,
+             density: float | str | None = None, *, stats: GenerationStats | None = None,
+             max_attempts: int = 2000, grade: Callable[[Puzzle], str] | None = None) -> GeneratedPuzzle:
+    """Generate one unique puzzle of exactly the requested grade, re-verified before it is returned."""
+    check_request(width, height, difficulty)
+    settings = Settings(width, height, difficulty, resolve_density(density))
+    stats = stats if stats is not None else GenerationStats()
+    for _ in range(max_attempts):
+        result = attempt(settings, rng.getrandbits(SEED_BITS), stats, grade)
+        if isinstance(result, str):
+            stats.rejections[result] += 1
+            continue
+        if verify(result):
+            stats.rejections[REJECT_FAILED_CHECK] += 1
+            continue
+        return result
+    raise PuzzleError(f"no {difficulty} {width}x{height} puzzle after {max_attempts} attempts "
+                      f"({stats.summary()}); try a larger grid or another density")
+
+
+def regenerate(width: int, height: int, difficulty: str, seed: int,
+               density: float | str | None = None) -> GeneratedPuzzle | str:
+    """Rebuild the puzzle of one stored attempt seed (or the reason that attempt was rejected)."""
+    check_request(width, height, difficulty)
+    settings = Settings(width, height, difficulty, resolve_density(density))
+    return attempt(settings, seed, GenerationStats())
+
+
+def generate_many(width: int, height: int, difficulty: str, count: int, rng: random.Random,
+                  density: float | str | None = None, *, stats: GenerationStats | None = None,
+                  progress: Callable[[int, GenerationStats], None] | None = None,
+                  max_attempts: int = 2000) -> Iterator[GeneratedPuzzle]:
+    """Yield `count` puzzles one after another from one random stream, reporting progress after each."""
+    stats = stats if stats is not None else GenerationStats()
+    for done in range(1, count + 1):
+        yield generate(width, height, difficulty, rng, density, stats=stats, max_attempts=max_attempts)
+        if progress is not None:
+            progress(done, stats)

@@ -1,0 +1,207 @@
+"""The generator: determinism, independently checked solutions, uniqueness, sizes, density, CLI JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from hashi_print.cli import cli
+from hashi_print.errors import PuzzleError
+from hashi_print.puzzle.deduce import grade
+from hashi_print.puzzle.generate import (
+    REASONS,
+    GenerationStats,
+    generate,
+    generate_many,
+    regenerate,
+    resolve_density,
+)
+from hashi_print.puzzle.model import Solution
+from hashi_print.puzzle.solve import other_solution, solve
+
+
+def independent_problems(puzzle, solution) -> list[str]:
+    """Check a solution from first principles: straight lanes over water, no crossing, clues, connected."""
+    clues = {(i.row, i.col): i.clue for i in puzzle.islands}
+    counts = dict.fromkeys(clues, 0)
+    used: dict[tuple[int, int], str] = {}
+    problems = []
+    links: dict[tuple[int, int], set] = {cell: set() for cell in clues}
+    seen_pairs = set()
+    for r1, c1, r2, c2, k in solution.as_lists():
+        a, b = (r1, c1), (r2, c2)
+        if a not in clues or b not in clues:
+            problems.append(f"bridge {a}-{b} does not join two islands")
+            continue
+        if k not in (1, 2) or (a, b) in seen_pairs:
+            problems.append(f"bridge {a}-{b} has count {k} or is listed twice")
+        seen_pairs.add((a, b))
+        if r1 == r2:
+            cells, way = [(r1, c) for c in range(min(c1, c2) + 1, max(c1, c2))], "h"
+        elif c1 == c2:
+            cells, way = [(r, c1) for r in range(min(r1, r2) + 1, max(r1, r2))], "v"
+        else:
+            problems.append(f"bridge {a}-{b} is not straight")
+            continue
+        for cell in cells:
+            if cell in clues:
+                problems.append(f"bridge {a}-{b} runs over the island at {cell}")
+            if cell in used:
+                problems.append(f"bridge {a}-{b} crosses or overlaps another at {cell}")
+            used[cell] = way
+        counts[a] += k
+        counts[b] += k
+        links[a].add(b)
+        links[b].add(a)
+    problems += [f"island {cell} has {counts[cell]} bridges, clue {clue}"
+                 for cell, clue in clues.items() if counts[cell] != clue]
+    start = next(iter(clues))
+    reached, todo = {start}, [start]
+    while todo:
+        for nxt in links[todo.pop()]:
+            if nxt not in reached:
+                reached.add(nxt)
+                todo.append(nxt)
+    if len(reached) != len(clues):
+        problems.append(f"only {len(reached)} of {len(clues)} islands are connected")
+    return problems
+
+
+def batch(width, height, difficulty, count, seed, density=None):
+    """Generate a small batch with fresh statistics."""
+    stats = GenerationStats()
+    items = list(generate_many(width, height, difficulty, count, random.Random(seed), density, stats=stats))
+    return items, stats
+
+
+def test_same_seed_gives_the_same_puzzles():
+    first, _ = batch(8, 8, "easy", 3, seed=11)
+    second, _ = batch(8, 8, "easy", 3, seed=11)
+    assert [(g.puzzle, g.solution, g.seed) for g in first] == [(g.puzzle, g.solution, g.seed) for g in second]
+    other, _ = batch(8, 8, "easy", 3, seed=12)
+    assert [g.puzzle for g in other] != [g.puzzle for g in first]
+
+
+def test_stored_seed_rebuilds_the_puzzle():
+    gp = generate(9, 9, "easy", random.Random(5))
+    again = regenerate(9, 9, "easy", gp.seed, gp.density)
+    assert not isinstance(again, str)
+    assert (again.puzzle, again.solution) == (gp.puzzle, gp.solution)
+
+
+@pytest.mark.parametrize(("width", "height", "difficulty"),
+                         [(5, 5, "easy"), (7, 12, "medium"), (12, 7, "easy"), (10, 10, "hard"),
+                          (12, 12, "expert")])
+def test_generated_puzzles_are_solved_and_unique(width, height, difficulty):
+    items, stats = batch(width, height, difficulty, 3, seed=width * 100 + height)
+    assert len(items) == 3
+    for gp in items:
+        assert (gp.puzzle.width, gp.puzzle.height) == (width, height)
+        assert gp.difficulty == difficulty == grade(gp.puzzle)
+        assert independent_problems(gp.puzzle, gp.solution) == []
+        assert other_solution(gp.puzzle, gp.solution) is None
+        result = solve(gp.puzzle)
+        assert result.status == "unique" and result.solution == gp.solution
+    assert set(stats.rejections) <= set(REASONS)
+
+
+@pytest.mark.parametrize("density", [0.15, 0.25, 0.32])
+def test_density_is_respected(density):
+    items, _ = batch(14, 14, "easy", 2, seed=3, density=density)
+    for gp in items:
+        share = len(gp.puzzle.islands) / (14 * 14)
+        assert abs(share - density) <= 0.05, share
+
+
+def test_bad_requests_are_refused_in_the_users_words():
+    with pytest.raises(PuzzleError, match="width 4"):
+        generate(4, 10, "easy", random.Random(1))
+    with pytest.raises(PuzzleError, match="difficulty"):
+        generate(10, 10, "impossible", random.Random(1))
+    with pytest.raises(PuzzleError, match="density"):
+        resolve_density("crowded")
+    assert resolve_density("dense") > resolve_density("sparse")
+
+
+def test_cli_json_lines_parse_and_carry_the_contract_keys():
+    runner = CliRunner()
+    args = ["generate", "--width", "7", "--height", "6", "--difficulty", "easy", "--count", "2",
+            "--seed", "4", "--json"]
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 2
+    for line in lines:
+        obj = json.loads(line)
+        assert {"format", "width", "height", "islands", "solution", "difficulty", "seed", "id"} <= set(obj)
+        assert obj["format"] == "hashi-puzzle/1" and (obj["width"], obj["height"]) == (7, 6)
+        assert obj["difficulty"] == "easy" and obj["id"].startswith("7x6m2:")
+    assert runner.invoke(cli, args).stdout == result.stdout
+
+
+def test_cli_plain_output_shows_id_and_grid():
+    result = CliRunner().invoke(cli, ["generate", "--width", "6", "--height", "5", "--difficulty", "easy",
+                                      "--seed", "2"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.strip().splitlines()
+    assert lines[0].startswith("6x5m2:")
+    assert len(lines) == 6 and all(len(row) == 6 for row in lines[1:])
+    bad = CliRunner().invoke(cli, ["generate", "--width", "50"])
+    assert bad.exit_code == 2 and "width 50" in bad.stderr
+
+
+def test_output_does_not_depend_on_hash_randomization():
+    args = [sys.executable, "-m", "hashi_print.cli", "generate", "--width", "8", "--height", "7",
+            "--difficulty", "medium", "--count", "2", "--seed", "9", "--json"]
+    outputs = set()
+    for hash_seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        done = subprocess.run(args, capture_output=True, text=True, env=env, check=True)
+        outputs.add(done.stdout)
+    assert len(outputs) == 1
+    first = json.loads(outputs.pop().splitlines()[0])
+    again = regenerate(8, 7, "medium", first["seed"], first["density"])
+    assert not isinstance(again, str)
+    assert [[i.row, i.col, i.clue] for i in again.puzzle.islands] == first["islands"]
+    assert again.solution.as_lists() == first["solution"]
+
+
+def test_verbose_reports_rejections_by_name():
+    result = CliRunner().invoke(cli, ["generate", "--width", "9", "--height", "9", "--difficulty", "hard",
+                                      "--count", "2", "--seed", "3", "--verbose"])
+    assert result.exit_code == 0, result.output
+    assert "2 puzzle(s)" in result.stderr and "attempts" in result.stderr and "rejected:" in result.stderr
+
+
+def test_exhausted_attempts_say_what_was_rejected():
+    stats = GenerationStats()
+    with pytest.raises(PuzzleError, match="after 3 attempts") as err:
+        generate(5, 5, "expert", random.Random(1), stats=stats, max_attempts=3)
+    assert stats.attempts == 3 and sum(stats.rejections.values()) == 3
+    assert any(reason in str(err.value) for reason in REASONS)
+
+
+def test_repaired_puzzles_are_unique_too():
+    items, stats = batch(10, 10, "hard", 2, seed=1)
+    assert stats.solver_calls > stats.attempts and stats.repairs >= sum(g.repairs for g in items)
+    repaired = [g for g in items if g.repairs > 0]
+    assert repaired
+    for gp in repaired:
+        assert independent_problems(gp.puzzle, gp.solution) == []
+        assert other_solution(gp.puzzle, gp.solution) is None
+
+
+def test_the_independent_check_catches_broken_solutions():
+    gp = generate(8, 8, "easy", random.Random(2))
+    rows = gp.solution.as_lists()
+    fewer = Solution.from_lists(rows[1:])
+    assert any("clue" in p for p in independent_problems(gp.puzzle, fewer))
+    r1, c1, r2, c2, _ = rows[0]
+    bent = Solution.from_lists([[r1, c1, r2 + 1, c2 + 1, 1], *rows[1:]])
+    assert independent_problems(gp.puzzle, bent) != []
