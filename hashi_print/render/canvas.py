@@ -1,0 +1,332 @@
+"""A small drawing surface in millimetres (origin top-left, y downwards) with PDF and SVG backends."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+from typing import BinaryIO, Protocol
+
+import svgwrite
+from reportlab.lib.colors import HexColor
+from reportlab.lib.units import mm as MM
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas as _RlCanvas
+
+from hashi_print.files import write_atomic
+
+PAPER = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+FONT = "HashiSans"
+FONT_BOLD = "HashiSans-Bold"
+# Bitstream Vera ships with reportlab; DejaVu Sans (its descendant) has the same metrics on most systems.
+SVG_FONT_FAMILY = "'Bitstream Vera Sans', 'DejaVu Sans', Verdana, sans-serif"
+PT = 25.4 / 72.0
+_FONT_FILES = {FONT: "Vera.ttf", FONT_BOLD: "VeraBd.ttf"}
+_COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
+Point = tuple[float, float]
+
+
+class Canvas(Protocol):
+    """What every drawing backend offers; all lengths in mm, colours as "#rrggbb"."""
+
+    width: float
+    height: float
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, *, width: float = 0.3,
+             color: str = "#000000", dash: tuple[float, ...] | None = None, cap: str = "butt",
+             id: str | None = None) -> None:
+        """Draw a straight line, optionally dashed (dash lengths in mm)."""
+
+    def circle(self, cx: float, cy: float, r: float, *, stroke: str | None = "#000000",
+               fill: str | None = None, width: float = 0.3, id: str | None = None) -> None:
+        """Draw a circle."""
+
+    def rect(self, x: float, y: float, w: float, h: float, *, stroke: str | None = "#000000",
+             fill: str | None = None, width: float = 0.3, id: str | None = None) -> None:
+        """Draw an axis-aligned rectangle with its top-left corner at (x, y)."""
+
+    def polygon(self, points: Sequence[Point], *, stroke: str | None = "#000000",
+                fill: str | None = None, width: float = 0.3, id: str | None = None) -> None:
+        """Draw a closed polygon."""
+
+    def text(self, x: float, y: float, s: str, *, size_pt: float = 10, anchor: str = "start",
+             bold: bool = False, color: str = "#000000", id: str | None = None) -> None:
+        """Draw one line of text whose baseline is at y."""
+
+    def new_page(self) -> None:
+        """Start a new page."""
+
+    def group(self, id: str) -> AbstractContextManager[None]:
+        """Group the drawing calls made inside the `with` block under one id."""
+
+
+def register_fonts() -> None:
+    """Register the embedded TrueType fonts with reportlab (idempotent)."""
+    import reportlab
+
+    folder = Path(reportlab.__file__).parent / "fonts"
+    registered = set(pdfmetrics.getRegisteredFontNames())
+    for name, filename in _FONT_FILES.items():
+        if name not in registered:
+            pdfmetrics.registerFont(TTFont(name, str(folder / filename)))
+
+
+def text_width(s: str, size_pt: float, bold: bool = False) -> float:
+    """Width in mm of a string set in the kit's font at `size_pt` points."""
+    register_fonts()
+    return pdfmetrics.stringWidth(s, FONT_BOLD if bold else FONT, size_pt) / MM
+
+
+def _check_color(color: str | None) -> str | None:
+    """Return the colour unchanged, or raise ValueError if it is not "#rrggbb" or None."""
+    if color is not None and not _COLOR.match(color):
+        raise ValueError(f"colour {color!r} is not of the form #rrggbb")
+    return color
+
+
+def _check_anchor(anchor: str) -> str:
+    """Return the anchor unchanged, or raise ValueError for an unknown one."""
+    if anchor not in ("start", "middle", "end"):
+        raise ValueError(f"text anchor {anchor!r}: use start, middle or end")
+    return anchor
+
+
+class PdfCanvas:
+    """A Canvas writing a PDF with reportlab: embedded fonts, byte-identical output (invariant)."""
+
+    def __init__(self, path_or_buffer: str | Path | BinaryIO, page_w_mm: float, page_h_mm: float, *,
+                 title: str = "", author: str = "hashi_print", subject: str = ""):
+        register_fonts()
+        self.width = float(page_w_mm)
+        self.height = float(page_h_mm)
+        self._target = path_or_buffer
+        self._buffer = io.BytesIO()
+        self._c = _RlCanvas(self._buffer, pagesize=(self.width * MM, self.height * MM), invariant=1,
+                            initialFontName=FONT, initialFontSize=10, pageCompression=1)
+        self._c.setTitle(title)
+        self._c.setAuthor(author)
+        self._c.setSubject(subject)
+        self._c.setCreator("hashi_print")
+        self._c.setFont(FONT, 10)
+        self.pages = 1
+
+    def _y(self, y: float) -> float:
+        """Convert a top-down mm coordinate into reportlab's bottom-up points."""
+        return (self.height - y) * MM
+
+    def _stroke_style(self, color: str, width: float, dash: tuple[float, ...] | None, cap: str) -> None:
+        """Set stroke colour, width, dash pattern and line cap."""
+        self._c.setStrokeColor(HexColor(_check_color(color)))
+        self._c.setLineWidth(width * MM)
+        self._c.setDash([d * MM for d in dash] if dash else [])
+        self._c.setLineCap({"butt": 0, "round": 1, "square": 2}[cap])
+
+    def _paint(self, stroke: str | None, fill: str | None, width: float) -> tuple[int, int]:
+        """Set fill and stroke for a closed shape; return reportlab's (stroke, fill) flags."""
+        if stroke is not None:
+            self._stroke_style(stroke, width, None, "butt")
+            self._c.setLineJoin(0)
+        if fill is not None:
+            self._c.setFillColor(HexColor(_check_color(fill)))
+        return int(stroke is not None), int(fill is not None)
+
+    def line(self, x1, y1, x2, y2, *, width=0.3, color="#000000", dash=None, cap="butt", id=None):
+        """Draw a straight line, optionally dashed (dash lengths in mm)."""
+        self._stroke_style(color, width, dash, cap)
+        self._c.line(x1 * MM, self._y(y1), x2 * MM, self._y(y2))
+
+    def circle(self, cx, cy, r, *, stroke="#000000", fill=None, width=0.3, id=None):
+        """Draw a circle."""
+        s, f = self._paint(stroke, fill, width)
+        if s or f:
+            self._c.circle(cx * MM, self._y(cy), r * MM, stroke=s, fill=f)
+
+    def rect(self, x, y, w, h, *, stroke="#000000", fill=None, width=0.3, id=None):
+        """Draw an axis-aligned rectangle with its top-left corner at (x, y)."""
+        s, f = self._paint(stroke, fill, width)
+        if s or f:
+            self._c.rect(x * MM, self._y(y + h), w * MM, h * MM, stroke=s, fill=f)
+
+    def polygon(self, points, *, stroke="#000000", fill=None, width=0.3, id=None):
+        """Draw a closed polygon."""
+        s, f = self._paint(stroke, fill, width)
+        if not (s or f) or len(points) < 2:
+            return
+        path = self._c.beginPath()
+        path.moveTo(points[0][0] * MM, self._y(points[0][1]))
+        for x, y in points[1:]:
+            path.lineTo(x * MM, self._y(y))
+        path.close()
+        self._c.drawPath(path, stroke=s, fill=f)
+
+    def text(self, x, y, s, *, size_pt=10, anchor="start", bold=False, color="#000000", id=None):
+        """Draw one line of text whose baseline is at y."""
+        _check_anchor(anchor)
+        self._c.setFont(FONT_BOLD if bold else FONT, size_pt)
+        self._c.setFillColor(HexColor(_check_color(color)))
+        draw = {"start": self._c.drawString, "middle": self._c.drawCentredString,
+                "end": self._c.drawRightString}[anchor]
+        draw(x * MM, self._y(y), s)
+
+    def set_boxes(self, *, trim: tuple[float, float, float, float] | None = None,
+                  bleed: tuple[float, float, float, float] | None = None) -> None:
+        """Set TrimBox/BleedBox (x, y, w, h in mm, top-left origin) for this page and the next ones."""
+        for box, setter in ((trim, self._c.setTrimBox), (bleed, self._c.setBleedBox)):
+            if box is not None:
+                x, y, w, h = box
+                setter([round(x * MM, 3), round(self._y(y + h), 3), round((x + w) * MM, 3),
+                        round(self._y(y), 3)])
+
+    def new_page(self) -> None:
+        """Finish this page and start the next one of the same size."""
+        self._c.showPage()
+        self.pages += 1
+
+    @contextmanager
+    def group(self, id: str) -> Iterator[None]:
+        """Group drawing calls (a no-op in PDF, where ids are not kept)."""
+        yield
+
+    def bookmark(self, title: str, level: int = 0) -> None:
+        """Add a PDF outline entry (bookmark) for the current page, and open the outline pane."""
+        key = f"outline-{self.pages}-{level}-{title}"
+        self._c.bookmarkPage(key)
+        self._c.addOutlineEntry(title, key, level=level)
+        self._c.showOutline()
+
+    def tobytes(self) -> bytes:
+        """Finish the document and return the PDF bytes."""
+        self._c.showPage()
+        self._c.save()
+        return self._buffer.getvalue()
+
+    def save(self) -> None:
+        """Finish the document and write it to the path (atomically) or buffer given at creation."""
+        data = self.tobytes()
+        if hasattr(self._target, "write"):
+            self._target.write(data)
+        else:
+            write_atomic(self._target, data)
+
+
+def _num(v: float) -> str:
+    """Format a coordinate compactly and deterministically (0.001 mm resolution)."""
+    s = f"{v:.3f}".rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s
+
+
+class SvgCanvas:
+    """A one-page Canvas writing SVG with svgwrite; user units are mm and every id is explicit."""
+
+    def __init__(self, page_w_mm: float, page_h_mm: float, *, title: str = ""):
+        self.width = float(page_w_mm)
+        self.height = float(page_h_mm)
+        self._dwg = svgwrite.Drawing(size=(f"{_num(self.width)}mm", f"{_num(self.height)}mm"),
+                                     viewBox=f"0 0 {_num(self.width)} {_num(self.height)}",
+                                     profile="full", debug=False)
+        if title:
+            self._dwg.set_desc(title=title)
+        self._stack = [self._dwg]
+        self._ids: set[str] = set()
+
+    def _add(self, element, id: str | None) -> None:
+        """Attach the element to the current group, giving it its id (which must be unique)."""
+        if id is not None:
+            if id in self._ids:
+                raise ValueError(f"SVG id {id!r} used twice")
+            self._ids.add(id)
+            element["id"] = id
+        self._stack[-1].add(element)
+
+    @staticmethod
+    def _paint(stroke: str | None, fill: str | None, width: float) -> dict:
+        """Return SVG presentation attributes for a closed shape."""
+        return {"stroke": _check_color(stroke) or "none", "fill": _check_color(fill) or "none",
+                "stroke_width": _num(width) if stroke else "0"}
+
+    def line(self, x1, y1, x2, y2, *, width=0.3, color="#000000", dash=None, cap="butt", id=None):
+        """Draw a straight line, optionally dashed (dash lengths in mm)."""
+        extra = {"stroke_dasharray": ",".join(_num(d) for d in dash)} if dash else {}
+        if cap != "butt":
+            extra["stroke_linecap"] = cap
+        el = self._dwg.line((_num(x1), _num(y1)), (_num(x2), _num(y2)), stroke=_check_color(color),
+                            stroke_width=_num(width), **extra)
+        self._add(el, id)
+
+    def circle(self, cx, cy, r, *, stroke="#000000", fill=None, width=0.3, id=None):
+        """Draw a circle."""
+        self._add(self._dwg.circle((_num(cx), _num(cy)), _num(r), **self._paint(stroke, fill, width)), id)
+
+    def rect(self, x, y, w, h, *, stroke="#000000", fill=None, width=0.3, id=None):
+        """Draw an axis-aligned rectangle with its top-left corner at (x, y)."""
+        el = self._dwg.rect((_num(x), _num(y)), (_num(w), _num(h)), **self._paint(stroke, fill, width))
+        self._add(el, id)
+
+    def polygon(self, points, *, stroke="#000000", fill=None, width=0.3, id=None):
+        """Draw a closed polygon."""
+        pts = [(_num(x), _num(y)) for x, y in points]
+        self._add(self._dwg.polygon(pts, **self._paint(stroke, fill, width)), id)
+
+    def text(self, x, y, s, *, size_pt=10, anchor="start", bold=False, color="#000000", id=None):
+        """Draw one line of text whose baseline is at y."""
+        el = self._dwg.text(s, insert=(_num(x), _num(y)), fill=_check_color(color),
+                            font_size=_num(size_pt * PT), font_family=SVG_FONT_FAMILY,
+                            text_anchor=_check_anchor(anchor))
+        if bold:
+            el["font-weight"] = "bold"
+        self._add(el, id)
+
+    def set_boxes(self, *, trim=None, bleed=None) -> None:
+        """Ignore print boxes: SVG has none."""
+
+    def new_page(self) -> None:
+        """Refuse: an SVG canvas holds one page."""
+        raise ValueError("an SVG canvas holds one page; draw each page on its own SvgCanvas")
+
+    @contextmanager
+    def group(self, id: str) -> Iterator[None]:
+        """Collect the drawing calls made inside the block in one <g id=...> element."""
+        g = self._dwg.g()
+        self._add(g, id)
+        self._stack.append(g)
+        try:
+            yield
+        finally:
+            self._stack.pop()
+
+    def tostring(self) -> str:
+        """Return the SVG document as text."""
+        return '<?xml version="1.0" encoding="utf-8" ?>\n' + self._dwg.tostring() + "\n"
+
+    def save(self, path: str | Path) -> None:
+        """Write the SVG document atomically."""
+        write_atomic(path, self.tostring())
+
+
+def wrap_text(s: str, size_pt: float, width_mm: float, bold: bool = False) -> list[str]:
+    """Break a paragraph into lines no wider than `width_mm` (a single overlong word keeps its own line)."""
+    lines: list[str] = []
+    current = ""
+    for word in s.split():
+        trial = f"{current} {word}" if current else word
+        if current and text_width(trial, size_pt, bold) > width_mm:
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+    if current:
+        lines.append(current)
+    return lines
+
+
+def draw_paragraph(cv: Canvas, x: float, y: float, s: str, width_mm: float, *, size_pt: float = 10,
+                   leading: float = 1.3, bold: bool = False, color: str = "#000000") -> float:
+    """Draw a wrapped paragraph with its first baseline at y; return the baseline after its last line."""
+    step = size_pt * PT * leading
+    for line in wrap_text(s, size_pt, width_mm, bold):
+        cv.text(x, y, line, size_pt=size_pt, bold=bold, color=color)
+        y += step
+    return y

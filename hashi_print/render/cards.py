@@ -1,0 +1,187 @@
+"""The card deck: poker-size fronts and a common back, nine per page for home printing or with bleed.
+
+`card_sheet_layout` is pure: it places the nine card slots, the shared cut lines and the mirrored
+back slots (long-edge duplex) on a page. The drawing functions draw one card into a box.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from hashi_print.errors import LayoutError
+from hashi_print.game.deck import Card, Deck
+from hashi_print.render.canvas import PAPER, Canvas, PdfCanvas, SvgCanvas
+from hashi_print.render.sheet import INK
+
+CARD_W, CARD_H = 63.5, 88.9
+BLEED = 3.0
+COLS, ROWS = 3, 3
+PER_PAGE = COLS * ROWS
+FRONT_BG = "#fbf6e9"
+BACK_BG = "#dbe7f5"
+CUT = "#b0b0b0"
+CROP_GAP, CROP_LEN = 1.0, 4.0
+# Colour runs a little past the outer cut lines so a slightly shifted duplex print leaves no white edge.
+HOME_BLEED = 1.5
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class CardSheetLayout:
+    """Nine card slots on a page (row by row), their mirrored back slots, and the shared cut lines."""
+
+    width: float
+    height: float
+    fronts: tuple[Box, ...]
+    backs: tuple[Box, ...]
+    cut_xs: tuple[float, ...]
+    cut_ys: tuple[float, ...]
+
+
+def card_sheet_layout(paper: str = "a4") -> CardSheetLayout:
+    """Place a 3 x 3 grid of touching poker cards in the middle of the page; backs mirror left-right."""
+    if paper not in PAPER:
+        raise LayoutError(f"unknown paper {paper!r}; use a4 or letter")
+    w, h = PAPER[paper]
+    x0, y0 = (w - COLS * CARD_W) / 2, (h - ROWS * CARD_H) / 2
+    fronts = tuple((x0 + c * CARD_W, y0 + r * CARD_H, CARD_W, CARD_H)
+                   for r in range(ROWS) for c in range(COLS))
+    # Turning the sheet over its long (vertical) edge maps x to w - x: a slot's back sits mirrored.
+    backs = tuple((w - x - bw, y, bw, bh) for x, y, bw, bh in fronts)
+    cut_xs = tuple(x0 + c * CARD_W for c in range(COLS + 1))
+    cut_ys = tuple(y0 + r * CARD_H for r in range(ROWS + 1))
+    return CardSheetLayout(w, h, fronts, backs, cut_xs, cut_ys)
+
+
+def draw_card_front(cv: Canvas, card: Card, box: Box, *, bleed: float = 0.0, id: str | None = None) -> None:
+    """Draw a card's face: a large numeral, its bridges as a chain of islands, corner island indexes."""
+    x, y, w, h = box
+    with cv.group(id or "card"):
+        cv.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=None, fill=FRONT_BG)
+        cv.rect(x + 3.5, y + 3.5, w - 7.0, h - 7.0, stroke=INK, width=0.5)
+        for cx, cy in ((x + 10.0, y + 11.0), (x + w - 10.0, y + h - 15.0)):
+            cv.circle(cx, cy, 4.6, stroke="#000000", fill="#ffffff", width=0.45)
+            cv.text(cx, cy + 1.6, str(card.numeral), size_pt=12, anchor="middle", bold=True)
+            for k in range(card.bridges):
+                cv.line(cx - 3.0, cy + 6.6 + 1.3 * k, cx + 3.0, cy + 6.6 + 1.3 * k, width=0.5, color=INK)
+        cv.text(x + w / 2, y + 50.0, str(card.numeral), size_pt=88, anchor="middle", bold=True, color=INK)
+        _draw_chain(cv, x + w / 2, y + 64.0, card.bridges)
+        word = "bridge" if card.bridges == 1 else "bridges"
+        cv.text(x + w / 2, y + 75.5, f"{card.bridges} {word}", size_pt=8, anchor="middle", color="#444444")
+
+
+def _draw_chain(cv: Canvas, cx: float, cy: float, bridges: int) -> None:
+    """Draw `bridges` bridges as a row of islands joined one bridge apart, centred on (cx, cy)."""
+    step, r = 13.0, 2.8
+    x = cx - bridges * step / 2
+    for k in range(bridges):
+        cv.line(x + k * step + r, cy, x + (k + 1) * step - r, cy, width=1.0, color="#000000")
+    for k in range(bridges + 1):
+        cv.circle(x + k * step, cy, r, stroke="#000000", fill="#ffffff", width=0.45)
+
+
+def draw_card_back(cv: Canvas, box: Box, *, bleed: float = 0.0, id: str | None = None) -> None:
+    """Draw the common card back: a small bridged island pattern around the game's name."""
+    x, y, w, h = box
+    with cv.group(id or "back"):
+        cv.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=None, fill=BACK_BG)
+        cv.rect(x + 3.5, y + 3.5, w - 7.0, h - 7.0, stroke=INK, width=0.5)
+        cols, rows = (x + 13.0, x + w / 2, x + w - 13.0), (y + 16.0, y + h / 2, y + h - 16.0)
+        for yy in (rows[0], rows[2]):
+            cv.line(cols[0], yy, cols[2], yy, width=0.9, color=INK)
+        for xx in (cols[0], cols[2]):
+            cv.line(xx, rows[0], xx, rows[2], width=0.9, color=INK)
+        cv.line(cols[1] - 1.0, rows[0], cols[1] - 1.0, rows[1] - 9.0, width=0.6, color=INK)
+        cv.line(cols[1] + 1.0, rows[0], cols[1] + 1.0, rows[1] - 9.0, width=0.6, color=INK)
+        for xx in cols:
+            for yy in rows:
+                if (xx, yy) != (cols[1], rows[1]):
+                    cv.circle(xx, yy, 3.6, stroke=INK, fill="#ffffff", width=0.6)
+        cv.text(x + w / 2, y + h / 2 + 3.5, "HASHI", size_pt=17, anchor="middle", bold=True, color=INK)
+
+
+def draw_crop_marks(cv: Canvas, lay: CardSheetLayout, prefix: str) -> None:
+    """Draw the shared cut lines across the grid and crop marks outside it."""
+    top, bottom = lay.cut_ys[0], lay.cut_ys[-1]
+    left, right = lay.cut_xs[0], lay.cut_xs[-1]
+    for i, cx in enumerate(lay.cut_xs):
+        cv.line(cx, top, cx, bottom, width=0.15, color=CUT, id=f"{prefix}cut-x-{i}")
+        cv.line(cx, top - CROP_GAP, cx, top - CROP_GAP - CROP_LEN, width=0.25, id=f"{prefix}crop-x-{i}-top")
+        cv.line(cx, bottom + CROP_GAP, cx, bottom + CROP_GAP + CROP_LEN, width=0.25,
+                id=f"{prefix}crop-x-{i}-bottom")
+    for j, cy in enumerate(lay.cut_ys):
+        cv.line(left, cy, right, cy, width=0.15, color=CUT, id=f"{prefix}cut-y-{j}")
+        cv.line(left - CROP_GAP, cy, left - CROP_GAP - CROP_LEN, cy, width=0.25,
+                id=f"{prefix}crop-y-{j}-left")
+        cv.line(right + CROP_GAP, cy, right + CROP_GAP + CROP_LEN, cy, width=0.25,
+                id=f"{prefix}crop-y-{j}-right")
+
+
+def draw_front_page(cv: Canvas, lay: CardSheetLayout, cards: list[tuple[int, Card]]) -> None:
+    """Draw up to nine numbered cards (deck position, card) into the slots of one page."""
+    for (n, card), box in zip(cards, lay.fronts, strict=False):
+        draw_card_front(cv, card, box, bleed=HOME_BLEED, id=f"card-{n}")
+        cv.rect(*box, stroke=None, fill=None, id=f"card-{n}-trim")
+    draw_crop_marks(cv, lay, "")
+
+
+def draw_back_page(cv: Canvas, lay: CardSheetLayout, count: int) -> None:
+    """Draw the backs behind the first `count` front slots, mirrored for long-edge duplex."""
+    for k, box in enumerate(lay.backs[:count]):
+        draw_card_back(cv, box, bleed=HOME_BLEED, id=f"back-{k + 1}")
+        cv.rect(*box, stroke=None, fill=None, id=f"back-{k + 1}-trim")
+    draw_crop_marks(cv, lay, "")
+
+
+def _pages(deck: Deck) -> list[list[tuple[int, Card]]]:
+    """Split the deck into pages of nine (deck position from 1, card)."""
+    numbered = list(enumerate(deck.cards, start=1))
+    return [numbered[k:k + PER_PAGE] for k in range(0, len(numbered), PER_PAGE)]
+
+
+def render_cards_pdf(deck: Deck, paper: str, out: str | Path) -> Path:
+    """Write the home-print deck: each page of nine fronts followed by its mirrored backs."""
+    lay = card_sheet_layout(paper)
+    cv = PdfCanvas(out, lay.width, lay.height, title="Hashi cards (print double-sided, flip on long edge)")
+    for k, page in enumerate(_pages(deck)):
+        if k:
+            cv.new_page()
+        draw_front_page(cv, lay, page)
+        cv.new_page()
+        draw_back_page(cv, lay, len(page))
+    cv.save()
+    return Path(out)
+
+
+def render_cards_printshop(deck: Deck, out: str | Path) -> Path:
+    """Write one page per card face with 3 mm bleed, TrimBox and BleedBox: front, back, front, ..."""
+    pw, ph = CARD_W + 2 * BLEED, CARD_H + 2 * BLEED
+    cv = PdfCanvas(out, pw, ph, title="Hashi cards, print-shop version with 3 mm bleed")
+    cv.set_boxes(trim=(BLEED, BLEED, CARD_W, CARD_H), bleed=(0.0, 0.0, pw, ph))
+    box = (BLEED, BLEED, CARD_W, CARD_H)
+    for k, card in enumerate(deck.cards):
+        if k:
+            cv.new_page()
+        draw_card_front(cv, card, box, bleed=BLEED)
+        cv.new_page()
+        draw_card_back(cv, box, bleed=BLEED)
+    cv.save()
+    return Path(out)
+
+
+def render_cards_svg(deck: Deck, paper: str, out_dir: str | Path, stem: str = "cards") -> list[Path]:
+    """Write each front page and the back page as SVG files; return their paths."""
+    lay = card_sheet_layout(paper)
+    paths = []
+    pages = _pages(deck)
+    for k, page in enumerate(pages):
+        svg = SvgCanvas(lay.width, lay.height, title=f"Hashi cards, fronts page {k + 1}")
+        draw_front_page(svg, lay, page)
+        paths.append(Path(out_dir) / f"{stem}-front-{k + 1}.svg")
+        svg.save(paths[-1])
+    svg = SvgCanvas(lay.width, lay.height, title="Hashi cards, backs")
+    draw_back_page(svg, lay, max(len(p) for p in pages))
+    paths.append(Path(out_dir) / f"{stem}-back.svg")
+    svg.save(paths[-1])
+    return paths

@@ -1,0 +1,133 @@
+"""The print kit: every product for the chosen paper sizes, plus an index.md saying what each file is for."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from hashi_print.errors import LayoutError
+from hashi_print.files import write_atomic
+from hashi_print.game.board import LAYOUTS, BoardSide, load_side
+from hashi_print.game.deck import Deck, Scoring, load_deck, load_scoring
+from hashi_print.render.cards import render_cards_pdf, render_cards_printshop, render_cards_svg
+from hashi_print.render.leaflet import leaflet_examples, render_leaflet
+from hashi_print.render.sheet import render_sheet
+from hashi_print.render.solo import render_solo
+
+PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
+
+
+@dataclass(frozen=True)
+class KitData:
+    """The designed data a kit is drawn from."""
+
+    side_a: BoardSide
+    side_b: BoardSide
+    deck: Deck
+    scoring: Scoring
+
+
+def _need(path: Path, what: str) -> Path:
+    """Return `path`, or raise LayoutError saying which designed file is missing."""
+    if not path.is_file():
+        raise LayoutError(f"{what} is missing ({path}); the designed layouts belong in {LAYOUTS} "
+                          f"(or pass the file explicitly)")
+    return path
+
+
+def load_kit_data(side_a: BoardSide | str | Path | None = None, side_b: BoardSide | str | Path | None = None,
+                  deck: Deck | str | Path | None = None,
+                  scoring: Scoring | str | Path | None = None) -> KitData:
+    """Collect sides, deck and scoring: objects are used as given, paths are read, None means layouts/."""
+    def side(value: BoardSide | str | Path | None, name: str) -> BoardSide:
+        """Resolve one side."""
+        if isinstance(value, BoardSide):
+            return value
+        return load_side(_need(Path(value) if value else LAYOUTS / f"side-{name.lower()}.json",
+                               f"the layout of side {name}"))
+
+    d = deck if isinstance(deck, Deck) else load_deck(_need(Path(deck) if deck else LAYOUTS / "deck.json",
+                                                            "the deck file"))
+    s = scoring if isinstance(scoring, Scoring) else load_scoring(
+        _need(Path(scoring) if scoring else LAYOUTS / "scoring.json", "the scoring file"))
+    return KitData(side(side_a, "A"), side(side_b, "B"), d, s)
+
+
+def papers_of(paper: str) -> tuple[str, ...]:
+    """Turn the --paper choice (a4, letter or both) into the paper sizes to print."""
+    if paper == "both":
+        return ("a4", "letter")
+    if paper not in PAPER_NAMES:
+        raise LayoutError(f"unknown paper {paper!r}; use a4, letter or both")
+    return (paper,)
+
+
+def build_kit(out_dir: str | Path, paper: str = "both", *, side_a: BoardSide | str | Path | None = None,
+              side_b: BoardSide | str | Path | None = None, deck: Deck | str | Path | None = None,
+              scoring: Scoring | str | Path | None = None) -> list[tuple[Path, str]]:
+    """Write every product into `out_dir` and an index.md; return (path, what it is) for each file."""
+    papers = papers_of(paper)
+    data = load_kit_data(side_a, side_b, deck, scoring)
+    out = Path(out_dir)
+    examples = leaflet_examples(data.side_a)
+    written: list[tuple[Path, str]] = []
+    for p in papers:
+        name = PAPER_NAMES[p]
+        for side, gentle in ((data.side_a, "gentler"), (data.side_b, "harder")):
+            path = render_sheet(side, data.deck, data.scoring, p, "pdf", out / f"sheet-{side.name}-{p}.pdf")
+            written.append((path, f"score sheet, side {side.name} ({gentle}), {name}: print one per player "
+                                  f"per game at 100 %"))
+        written.append((render_cards_pdf(data.deck, p, out / f"cards-{p}.pdf"),
+                        f"the 18 cards, {name}: fronts and backs on alternate pages; print double-sided "
+                        f"(flip on long edge) on card stock at 100 %, cut along the lines"))
+        written.append((render_solo(data.scoring, p, "pdf", out / f"solo-{p}.pdf"),
+                        f"solo table, {name}: turn limits per side and level, score ratings, a log"))
+        written.append((render_leaflet(data.side_a, data.scoring, p, "pdf", out / f"rules-{p}.pdf",
+                                       examples=examples),
+                        f"rules leaflet (2 pages), {name}: print double-sided"))
+    written.append((render_cards_printshop(data.deck, out / "cards-printshop.pdf"),
+                    "the 18 cards for a print shop: one poker-size card face per page with 3 mm bleed "
+                    "(TrimBox/BleedBox set), front then back"))
+    svg, sp = out / "svg", papers[0]
+    size = f"{PAPER_NAMES[sp]} size"
+    for side in (data.side_a, data.side_b):
+        path = render_sheet(side, data.deck, data.scoring, sp, "svg", svg / f"sheet-{side.name}.svg")
+        written.append((path, f"score sheet, side {side.name}, as SVG ({size}; ids island-X, lane-X-Y)"))
+    for path in render_cards_svg(data.deck, sp, svg):
+        what = "card backs" if path.stem.endswith("back") else f"card fronts, page {path.stem[-1]}"
+        written.append((path, f"{what} as SVG ({size})"))
+    written.append((render_solo(data.scoring, sp, "svg", svg / "solo.svg"), f"solo table as SVG ({size})"))
+    for page in (1, 2):
+        written.append((render_leaflet(data.side_a, data.scoring, sp, "svg", svg / f"rules-{page}.svg",
+                                       page=page, examples=examples),
+                        f"rules leaflet page {page} as SVG ({size})"))
+    index = write_atomic(out / "index.md", index_text(written, out))
+    written.append((index, "this list"))
+    return written
+
+
+def index_text(written: list[tuple[Path, str]], out: Path) -> str:
+    """The index.md of a kit: each file and what it is for, plus printing advice."""
+    lines = ["# Hashi print kit", "",
+             "Everything needed to play Hashi on paper. Print at 100 % (\"actual size\", not \"fit to "
+             "page\"): the 50 mm ruler at the bottom of each score sheet must measure 50 mm.", "",
+             "| File | What it is for |", "| --- | --- |"]
+    for path, what in written:
+        lines.append(f"| `{path.relative_to(out).as_posix()}` | {what} |")
+    lines += ["", "To play on a board of your own: `hashi-print sheet --side A --layout my-side.json`.", ""]
+    return "\n".join(lines)
+
+
+def print_sheet(side: str | None, layout: str | Path | None, paper: str, fmt: str, out: str | Path | None,
+                deck: str | Path | None = None, scoring: str | Path | None = None) -> Path:
+    """Print one score sheet for side A/B or a user's own layout file; return the file written."""
+    if layout:
+        board = load_side(layout)
+    elif side and side.strip().upper() in ("A", "B"):
+        board = load_side(_need(LAYOUTS / f"side-{side.strip().lower()}.json", f"the layout of side {side}"))
+    else:
+        raise LayoutError("say which board: --side A or --side B, or --layout FILE")
+    d = load_deck(_need(Path(deck) if deck else LAYOUTS / "deck.json", "the deck file"))
+    s = load_scoring(_need(Path(scoring) if scoring else LAYOUTS / "scoring.json", "the scoring file"))
+    target = Path(out) if out else Path("output") / f"sheet-{board.name}-{paper}.{fmt}"
+    return render_sheet(board, d, s, paper, fmt, target, custom=bool(layout))

@@ -1,0 +1,317 @@
+"""The two-page rules leaflet, with small board examples built from real rules-engine game states."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hashi_print.errors import LayoutError
+from hashi_print.game.board import BoardIsland, BoardSide
+from hashi_print.game.deck import Card, Scoring
+from hashi_print.game.rules import GameState, Move, apply, legal_moves, move_text, move_violations, new_game
+from hashi_print.render.canvas import (
+    PAPER,
+    PT,
+    Canvas,
+    PdfCanvas,
+    SvgCanvas,
+    draw_paragraph,
+    text_width,
+    wrap_text,
+)
+from hashi_print.render.sheet import board_geometry, draw_board
+
+LEFT = 16.0
+
+
+@dataclass(frozen=True)
+class Example:
+    """A drawn example: a game state plus what the turn adds (new numeral, new or refused bridges)."""
+
+    title: str
+    caption: str
+    state: GameState
+    highlight: dict[int, int] = field(default_factory=dict)
+    numerals: dict[int, int] = field(default_factory=dict)
+    forbidden: tuple[int, ...] = ()
+    before: GameState | None = None
+    card: Card | None = None
+    move: Move | None = None
+
+
+def _added(move: Move) -> dict[int, int]:
+    """Count the bridges a move adds per lane."""
+    out: dict[int, int] = {}
+    for k in move.bridges:
+        out[k] = out.get(k, 0) + 1
+    return out
+
+
+def leaflet_examples(side: BoardSide) -> list[Example]:
+    """Build the three leaflet examples on `side` by playing real moves through the rules engine."""
+    geo = side.geometry
+    starts = [(k, end) for k, lane in enumerate(geo.lanes) if geo.crossings[k]
+              for end in (lane.a, lane.b) if side.islands[end].flag is None]
+    if not starts:
+        raise LayoutError(f"side {side.name} has no crossing lane with an unflagged end to show in the rules")
+    lane0, island0 = starts[0]
+    start = new_game(side, setup=(island0, 4))
+    card1 = Card(2, 2)
+
+    def legal_score(m: Move) -> tuple[int, int, int, int]:
+        """Prefer a turn that writes a numeral next to a new bridge and spreads bridges over two lanes."""
+        ends = {e for k in m.bridges for e in (geo.lanes[k].a, geo.lanes[k].b)}
+        return (lane0 in m.bridges, m.numeral is not None and m.numeral[0] in ends,
+                len(set(m.bridges)) == 2, m.numeral is not None)
+
+    moves = legal_moves(start, card1)
+    move1 = max(moves, key=legal_score)
+    after1 = apply(start, card1, move1)
+    label0 = side.islands[island0].label
+    ex1 = Example(
+        "A legal turn",
+        f"{label0}4 was written at setup. Card {card1.numeral} with {card1.bridges} bridges: "
+        f"{move_text(side, move1)} (orange).",
+        after1, _added(move1), {move1.numeral[0]: move1.numeral[1]} if move1.numeral else {},
+        before=start, card=card1, move=move1)
+
+    card2 = Card(3, 1)
+    ex2 = _crossing_example(after1, card2)
+    ex3 = _circle_example(after1)
+    return [ex1, ex2, ex3]
+
+
+def _crossing_example(state: GameState, card: Card) -> Example:
+    """Find a bridge that only breaks the crossing rule after `state`, and show the engine's message."""
+    side, geo = state.side, state.side.geometry
+    built = [k for k, n in enumerate(state.bridges) if n]
+    for k in built:
+        for v in geo.crossings[k]:
+            lane = geo.lanes[v]
+            options = [Move(None, (v,))] + [Move((e, card.numeral), (v,)) for e in (lane.a, lane.b)
+                                             if state.numerals[e] is None and side.islands[e].flag is None]
+            for move in options:
+                found = move_violations(state, card, move)
+                if [f.rule for f in found] == ["bridge-crossing"]:
+                    numerals = {move.numeral[0]: move.numeral[1]} if move.numeral else {}
+                    return Example("Not allowed: a crossing",
+                                   f"Card {card.numeral}/{card.bridges}: {move_text(side, move)} is refused: "
+                                   f"{found[0].message}.", state, {}, numerals, (v,),
+                                   before=state, card=card, move=move)
+    raise LayoutError(f"side {side.name}: no crossing example found for the rules leaflet")
+
+
+IDEAL_CIRCLE = (True, True, True, -1)
+
+
+def _circle_candidates(state: GameState):
+    """Yield (preference key, card, move, next state) for every legal turn with every possible card."""
+    side = state.side
+    for numeral in range(1, 7):
+        for bridges in (1, 2, 3):
+            card = Card(numeral, bridges)
+            for move in legal_moves(state, card):
+                after = apply(state, card, move, check=False)
+                new = after.circled - state.circled
+                flagged = any(side.islands[i].flag for i in new)
+                key = (bool(new), flagged, bool(move.bridges), -len(new), -bridges, -numeral)
+                yield key, card, move, after
+
+
+def _circle_example(state: GameState) -> Example:
+    """Find a legal turn after `state` that circles one island, preferring a flagged one and a bridge."""
+    side = state.side
+    best = None
+    for cand in _circle_candidates(state):
+        if best is None or cand[0] > best[0]:
+            best = cand
+        if cand[0][:4] == IDEAL_CIRCLE:
+            break
+    if best is None or not best[0][0]:
+        raise LayoutError(f"side {side.name}: no circling example found for the rules leaflet")
+    _, card, move, after = best
+    new = sorted(after.circled - state.circled)
+    labels = " and ".join(side.islands[i].label for i in new)
+    verb, it = ("has", "it") if len(new) == 1 else ("each have", "them")
+    numerals = {move.numeral[0]: move.numeral[1]} if move.numeral else {}
+    return Example("A circled island",
+                   f"Card {card.numeral}/{card.bridges}: {move_text(side, move)}. Now {labels} {verb} "
+                   f"as many bridges as the numeral: circle {it}; a circled island takes no more bridges.",
+                   after, _added(move), numerals, before=state, card=card, move=move)
+
+
+SETUP = (
+    "Every player takes a score sheet of the same side (A is gentler, B harder) and a pen.",
+    "Write a 3 or a 4 on one island without a flag on your sheet, then pass the sheet to the player on "
+    "your left: your opponent picks your starting island. Playing alone, pick it yourself.",
+    "Shuffle the 18 cards and put one away unseen. The other 17 are played, one per turn.",
+)
+TURN = (
+    ("1. Numeral (optional).", "Write the card's numeral on an island with no numeral yet. A flagged "
+     "island takes a numeral only once a bridge touches it, and a numeral may not be smaller than the "
+     "bridges already touching its island."),
+    ("2. Bridges (optional).", "Draw exactly as many bridges as the card shows, on any lanes, or none. "
+     "Each bridge lies on a dotted lane with a numeral at one end at least; a lane holds at most 2 "
+     "bridges (draw 1 on the dots, 2 on the two faint tracks); a bridge never crosses a lane that "
+     "already carries one; a numbered island never gets more bridges than its numeral. Bridges may "
+     "reach an island that has no numeral yet."),
+    ("3. Circle", "every island whose bridges now equal its numeral. A circled island is finished."),
+    ("4. Bonuses.", "Check the three goals below and mark the turn on the tracker when you reach one."),
+)
+
+
+def _goal_text(scoring: Scoring) -> tuple[tuple[str, str], ...]:
+    """The goals paragraph, with the bonus values from the scoring file."""
+    b = scoring.bonus
+    return (
+        (f"Red ({b['red'][0]} / {b['red'][1]}):", "all 4 red-flag islands circled."),
+        (f"Blue ({b['blue'][0]} / {b['blue'][1]}):", "all 3 blue-flag islands circled."),
+        (f"Six ({b['six'][0]} / {b['six'][1]}):", "six circled islands joined to each other by bridges "
+         "(a connected group of at least 6 circled islands, using only bridges between circled islands)."),
+        ("First or later:", "whoever reaches a goal first (several players may, on the same card) scores "
+         "the higher value; everybody else crosses that box off and can score only the lower value later."),
+    )
+
+
+def _heading(cv: Canvas, y: float, s: str) -> float:
+    """Draw a section heading and return the baseline for its text."""
+    cv.text(LEFT, y, s, size_pt=13, bold=True, color="#1b3d8f")
+    return y + 6.0
+
+
+def _item(cv: Canvas, y: float, lead: str, rest: str, width: float, size: float = 9.5) -> float:
+    """Draw a paragraph starting with a bold lead-in; return the next baseline."""
+    lines = wrap_text(f"{lead} {rest}", size, width)
+    step = size * PT * 1.3
+    lead_w = text_width(lead + " ", size, bold=True)
+    for k, line in enumerate(lines):
+        if k == 0 and line.startswith(lead):
+            cv.text(LEFT, y, lead, size_pt=size, bold=True)
+            cv.text(LEFT + lead_w, y, line[len(lead):].lstrip(), size_pt=size)
+        else:
+            cv.text(LEFT, y, line, size_pt=size)
+        y += step
+    return y + 1.2
+
+
+def draw_examples(cv: Canvas, side: BoardSide, examples: list[Example], y: float,
+                  prefix: str = "ex") -> float:
+    """Draw the examples side by side from y; return the y below their captions."""
+    width = cv.width - 2 * LEFT
+    slot = width / len(examples)
+    room = cv.height - 12.0 - y - 9.0 - 6.0 - 16.0
+    pitch = min((slot - 8.0) / max(side.cols - 1, 1), room / max(side.rows - 1, 1), 9.0)
+    bottom = y
+    for k, ex in enumerate(examples):
+        x0 = LEFT + k * slot + (slot - (side.cols - 1) * pitch) / 2
+        cv.text(LEFT + k * slot + slot / 2, y, ex.title, size_pt=10, bold=True, anchor="middle")
+        bg = board_geometry(side, x0, y + 9.0, pitch)
+        with cv.group(f"{prefix}{k + 1}"):
+            draw_board(cv, side, bg, state=ex.state, prefix=f"{prefix}{k + 1}-", highlight=ex.highlight,
+                       forbidden=ex.forbidden, numerals=ex.numerals)
+        cy = y + 9.0 + (side.rows - 1) * pitch + bg.r + 6.0
+        cy = draw_paragraph(cv, LEFT + k * slot + 2.0, cy, ex.caption, slot - 6.0, size_pt=7.5, leading=1.25)
+        bottom = max(bottom, cy)
+    return bottom
+
+
+LEGEND = (
+    ("a lane: a bridge may go here", None, 0),
+    ("one bridge: on the dots", None, 1),
+    ("two bridges: on the faint tracks", None, 2),
+    ("3 bridges on a 3: circle it", 3, 3),
+)
+
+
+def _legend_states() -> list[tuple[str, GameState]]:
+    """Two-island boards with 0, 1 or 2 bridges (and a numeral) for the sheet legend."""
+    pair = BoardSide("legend", 1, 3, (BoardIsland("X", 0, 0), BoardIsland("Y", 0, 2)))
+    three = BoardSide("legend", 1, 5, tuple(BoardIsland(c, 0, 2 * k) for k, c in enumerate("XYZ")))
+    out = []
+    for text, numeral, bridges in LEGEND:
+        if numeral is None:
+            out.append((text, GameState(pair, (None, None), (bridges,))))
+        else:
+            out.append((text, GameState(three, (None, numeral, None), (2, 1))))
+    return out
+
+
+def draw_legend(cv: Canvas, y: float) -> float:
+    """Draw how lanes, bridges and circles look on a sheet, in one row from y; return the y below."""
+    slot = (cv.width - 2 * LEFT) / len(LEGEND)
+    for k, (text, state) in enumerate(_legend_states()):
+        pitch = 11.0 if len(state.side.islands) == 2 else 9.0
+        x0 = LEFT + k * slot + (slot - (state.side.cols - 1) * pitch) / 2
+        bg = board_geometry(state.side, x0, y + 6.0, pitch)
+        with cv.group(f"legend-{k + 1}"):
+            draw_board(cv, state.side, bg, state=state, prefix=f"legend{k + 1}-")
+        cv.text(LEFT + k * slot + slot / 2, y + 17.0, text, size_pt=7.5, anchor="middle")
+    return y + 22.0
+
+
+def draw_leaflet_page(cv: Canvas, page: int, side: BoardSide, scoring: Scoring,
+                      examples: list[Example]) -> None:
+    """Draw page 1 (setup, a turn) or page 2 (examples, goals, end, solo) of the leaflet."""
+    width = cv.width - 2 * LEFT
+    if page == 1:
+        cv.text(LEFT, 22.0, "Hashi \u2013 how to play", size_pt=22, bold=True, id="rules-title")
+        cv.text(LEFT, 29.0, "A flip-and-write game of building bridges \u00b7 1\u20134 players \u00b7 "
+                "about 20 minutes", size_pt=10, color="#555555")
+        y = _heading(cv, 40.0, "You need")
+        y = draw_paragraph(cv, LEFT, y, "A score sheet for each player (all on the same side, A or B), a pen "
+                           "each, and the 18 cards. Each sheet shows 18 islands; dotted lines (lanes) join "
+                           "islands that can be bridged: neighbours in a row or column with nothing between "
+                           "them.", width, size_pt=9.5) + 3.0
+        y = _heading(cv, y, "Setup")
+        for k, s in enumerate(SETUP):
+            y = _item(cv, y, f"{k + 1}.", s, width)
+        y = _heading(cv, y + 2.0, "A turn")
+        y = draw_paragraph(cv, LEFT, y, "Reveal the next card; everybody plays it at the same time on "
+                           "their own sheet, in this order:", width, size_pt=9.5) + 1.0
+        for lead, rest in TURN:
+            y = _item(cv, y, lead, rest, width)
+        y += 4.0
+        draw_examples(cv, side, examples, y)
+        return
+    y = _heading(cv, 20.0, "On the sheet")
+    y = draw_legend(cv, y)
+    y = _heading(cv, y + 2.0, "The three goals")
+    for lead, rest in _goal_text(scoring):
+        y = _item(cv, y, lead, rest, width)
+    y = _heading(cv, y + 2.0, "End of the game and scoring")
+    y = draw_paragraph(cv, LEFT, y, f"After the 17th card, score {scoring.per_circled} points per circled "
+                       "island plus your bonuses. The highest total wins; players who tie share the win. For "
+                       "interest, also note how many numerals you wrote, bridges you drew and cards you "
+                       "skipped.", width, size_pt=9.5) + 3.0
+    y = _heading(cv, y, "Solo")
+    y = draw_paragraph(cv, LEFT, y, "Play the same way on your own. A goal's bonus (its higher value) counts "
+                       "only if you reach it within the turn limit for your side and level printed in the "
+                       "solo table; the table also rates your final score.", width, size_pt=9.5) + 3.0
+    y = _heading(cv, y, "Tips")
+    for lead, rest in (
+            ("Skipping is allowed:", "you may skip the numeral, the bridges or both on any turn."),
+            ("Plan your crossings:", "one bridge on a lane closes every lane that crosses it for good."),
+            ("Flags need a bridge first:", "bridge into a flagged island before you number it."),
+            ("Check a sheet:", "type it in and run `hashi-print validate` to check every rule and the "
+             "score.")):
+        y = _item(cv, y, lead, rest, width)
+
+
+def render_leaflet(side: BoardSide, scoring: Scoring, paper: str, fmt: str, out: str | Path,
+                   page: int | None = None, examples: list[Example] | None = None) -> Path:
+    """Write the leaflet: both pages as PDF, or one page (`page` 1 or 2) as SVG."""
+    if paper not in PAPER:
+        raise LayoutError(f"unknown paper {paper!r}; use a4 or letter")
+    w, h = PAPER[paper]
+    examples = examples if examples is not None else leaflet_examples(side)
+    if fmt == "pdf":
+        cv = PdfCanvas(out, w, h, title="Hashi rules")
+        draw_leaflet_page(cv, 1, side, scoring, examples)
+        cv.new_page()
+        draw_leaflet_page(cv, 2, side, scoring, examples)
+        cv.save()
+    else:
+        svg = SvgCanvas(w, h, title=f"Hashi rules, page {page or 1}")
+        draw_leaflet_page(svg, page or 1, side, scoring, examples)
+        svg.save(out)
+    return Path(out)

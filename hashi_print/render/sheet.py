@@ -1,0 +1,348 @@
+"""The score sheet of a board side, and the board drawing shared with the rules leaflet.
+
+`sheet_layout` is pure: it places every part of the sheet in millimetres; `draw_sheet` draws that
+layout; `draw_board` draws islands, lanes and (optionally) a game state's numerals, bridges and circles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from hashi_print.errors import LayoutError
+from hashi_print.game.board import BoardSide
+from hashi_print.game.deck import GOALS, Card, Deck, Scoring
+from hashi_print.render.canvas import PAPER, Canvas, PdfCanvas, SvgCanvas, text_width
+from hashi_print.render.markers import CORNERS, draw_marker, side_marker_ids
+
+Box = tuple[float, float, float, float]
+Point = tuple[float, float]
+FLAG_COLORS = {"red": "#d62728", "blue": "#1f5fbf"}
+INK = "#1b3d8f"
+NEW_INK = "#e07b00"
+LANE_DOTS = "#7a7a7a"
+LANE_TRACK = "#c9d6e8"
+MARGIN = 8.0
+MARKER = 12.0
+RULER_MM = 50.0
+MIN_ISLAND_R = 4.5
+TURNS = 17
+GOAL_TEXT = {"red": "all 4 red flags circled", "blue": "all 3 blue flags circled",
+             "six": "6 circled islands joined by bridges"}
+
+
+@dataclass(frozen=True)
+class BoardGeometry:
+    """Where a side's islands and lanes are drawn: centres, radius, and lane segments between circle edges."""
+
+    pitch: float
+    r: float
+    centres: tuple[Point, ...]
+    lanes: tuple[tuple[float, float, float, float], ...]
+    track: float
+    numeral_boxes: tuple[Box, ...]
+
+    @property
+    def box(self) -> Box:
+        """The bounding box (x, y, w, h) of the island circles."""
+        xs = [c[0] for c in self.centres]
+        ys = [c[1] for c in self.centres]
+        return (min(xs) - self.r, min(ys) - self.r, max(xs) - min(xs) + 2 * self.r,
+                max(ys) - min(ys) + 2 * self.r)
+
+
+def board_geometry(side: BoardSide, x0: float, y0: float, pitch: float) -> BoardGeometry:
+    """Place a side's grid with cell (0, 0)'s centre at (x0, y0) and `pitch` mm between cell centres."""
+    r = min(0.3 * pitch, 7.0)
+    centres = tuple((x0 + c * pitch, y0 + row * pitch) for row, c in side.geometry.positions)
+    gap = r + 0.8
+    segs = []
+    for lane in side.geometry.lanes:
+        (ax, ay), (bx, by) = centres[lane.a], centres[lane.b]
+        if lane.horizontal:
+            segs.append((ax + gap, ay, bx - gap, by))
+        else:
+            segs.append((ax, ay + gap, bx, by - gap))
+    box = min(1.2 * r, 8.0)
+    boxes = tuple((cx - box / 2, cy - box / 2, box, box) for cx, cy in centres)
+    return BoardGeometry(pitch, r, centres, tuple(segs), min(1.3, 0.22 * r), boxes)
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    """Every part of a score sheet, placed in mm on the page (top-left origin)."""
+
+    width: float
+    height: float
+    board: BoardGeometry
+    title: Point
+    player: Box
+    card_slots: tuple[Box, ...]
+    card_label: Point
+    turn_boxes: tuple[Box, ...]
+    turn_label: Point
+    bonus_boxes: dict[str, tuple[Box, Box]]
+    bonus_label: Point
+    score_boxes: dict[str, Box]
+    markers: tuple[tuple[float, float, float, int], ...]
+    ruler: tuple[float, float, float]
+    score_label: Point
+
+
+def sheet_layout(side: BoardSide, paper: str = "a4", cards: int = 18, custom: bool = False) -> SheetLayout:
+    """Place a side's score sheet on `paper`; raise LayoutError if the islands would be too small.
+
+    A `custom` layout (a user's own file) gets the "other layout" markers whatever its side name.
+    """
+    if paper not in PAPER:
+        raise LayoutError(f"unknown paper {paper!r}; use a4 or letter")
+    w, h = PAPER[paper]
+    left, right = MARGIN, w - MARGIN
+    inner = right - left
+    ids = side_marker_ids("custom" if custom else side.name)
+    bottom = h - MARGIN - MARKER
+    markers = ((left, MARGIN, MARKER, ids[0]), (right - MARKER, MARGIN, MARKER, ids[1]),
+               (right - MARKER, bottom, MARKER, ids[2]), (left, bottom, MARKER, ids[3]))
+    ruler = ((w - RULER_MM) / 2, h - MARGIN - 5.0, RULER_MM)
+    # Bottom blocks stacked upwards from the marker band: score/bonus, turns, card strip.
+    bonus_top = h - MARGIN - MARKER - 36.0
+    turn_top = bonus_top - 12.0
+    card_top = turn_top - 22.0
+    board_top, board_bottom = MARGIN + MARKER + 8.0, card_top - 7.0
+    pitch = min(inner / side.cols, (board_bottom - board_top) / side.rows, 24.0)
+    if min(0.3 * pitch, 7.0) < MIN_ISLAND_R:
+        raise LayoutError(f"a {side.rows}x{side.cols} grid does not fit on {paper} with islands of at least "
+                          f"{2 * MIN_ISLAND_R:g} mm; use at most 10 rows and 13 columns")
+    x0 = w / 2 - (side.cols - 1) * pitch / 2
+    y0 = (board_top + board_bottom) / 2 - (side.rows - 1) * pitch / 2
+    board = board_geometry(side, x0, y0, pitch)
+
+    slot_w = inner / cards
+    card_slots = tuple((left + k * slot_w + 0.6, card_top + 4.0, slot_w - 1.2, 15.0) for k in range(cards))
+    label_w = 14.0
+    turn_w = (inner - label_w) / TURNS
+    turn_boxes = tuple((left + label_w + k * turn_w + 0.4, turn_top + 2.0, turn_w - 0.8, 8.0)
+                       for k in range(TURNS))
+    bonus_boxes = {}
+    for k, goal in enumerate(GOALS):
+        y = bonus_top + 5.0 + k * 10.0
+        bonus_boxes[goal] = ((left + 68.0, y, 13.0, 8.5), (left + 84.0, y, 13.0, 8.5))
+    sx = left + 108.0
+    score_boxes = {"circled": (sx + 30.0, bonus_top + 5.0, 13.0, 8.5),
+                   "circled_points": (right - 15.0, bonus_top + 5.0, 15.0, 8.5),
+                   "bonus": (right - 15.0, bonus_top + 15.0, 15.0, 8.5),
+                   "total": (right - 15.0, bonus_top + 25.0, 15.0, 8.5)}
+    return SheetLayout(
+        width=w, height=h, board=board, title=(left + MARKER + 4.0, MARGIN + 6.0),
+        player=(w / 2 + 10.0, MARGIN + 3.0, right - MARKER - 4.0 - (w / 2 + 10.0), 9.0),
+        card_slots=card_slots, card_label=(left, card_top + 2.5),
+        turn_boxes=turn_boxes, turn_label=(left, turn_top + 8.0),
+        bonus_boxes=bonus_boxes, bonus_label=(left, bonus_top + 2.5), score_boxes=score_boxes,
+        markers=markers, ruler=ruler, score_label=(sx, bonus_top + 2.5))
+
+
+def draw_flag(cv: Canvas, cx: float, cy: float, r: float, flag: str, *, id: str | None = None) -> None:
+    """Draw a small pennant on a pole at the upper right of the island circle at (cx, cy)."""
+    px, base, top = cx + 0.7 * r, cy - 0.72 * r, cy - 1.75 * r
+    cv.line(px, base, px, top, width=max(0.25, 0.05 * r), color="#000000")
+    cv.polygon([(px, top), (px + 0.95 * r, top + 0.27 * r), (px, top + 0.54 * r)],
+               stroke="#000000", fill=FLAG_COLORS[flag], width=0.15, id=id)
+
+
+def draw_board(cv: Canvas, side: BoardSide, bg: BoardGeometry, *, state=None, prefix: str = "",
+               highlight: Mapping[int, int] | None = None, forbidden: tuple[int, ...] = (),
+               numerals: Mapping[int, int] | None = None) -> None:
+    """Draw lanes and islands; with a game state also its numerals, bridges and circled islands.
+
+    `highlight` marks the lanes whose bridges (already in the state) were drawn this turn, shown in
+    the highlight colour; `forbidden` lists lanes drawn as refused bridges; `numerals` maps islands to
+    numerals just written (or attempted), shown in the highlight colour.
+    """
+    label_pt = max(4.5, min(9.0, bg.pitch * 0.45))
+    dot = max(0.3, min(0.55, bg.r * 0.09))
+    for k, (x1, y1, x2, y2) in enumerate(bg.lanes):
+        name = side.lane_name(k)
+        horizontal = side.geometry.lanes[k].horizontal
+        dx, dy = (0.0, bg.track) if horizontal else (bg.track, 0.0)
+        with cv.group(f"{prefix}lane-{name}"):
+            for s in (-1, 1):
+                cv.line(x1 + s * dx, y1 + s * dy, x2 + s * dx, y2 + s * dy, width=0.15, color=LANE_TRACK)
+            cv.line(x1, y1, x2, y2, width=dot, color=LANE_DOTS, dash=(0.0, dot * 2.8), cap="round")
+    if state is not None:
+        new = set(highlight or ())
+        _draw_state_bridges(cv, side, bg, state.bridges, INK, prefix + "bridge",
+                            only=set(range(len(bg.lanes))) - new)
+        _draw_state_bridges(cv, side, bg, state.bridges, NEW_INK, prefix + "new", only=new)
+    for k in forbidden:
+        x1, y1, x2, y2 = bg.lanes[k]
+        cv.line(x1, y1, x2, y2, width=0.6, color=FLAG_COLORS["red"], dash=(1.0, 0.8),
+                id=f"{prefix}forbidden-{side.lane_name(k)}")
+        mx, my, s = (x1 + x2) / 2, (y1 + y2) / 2, bg.r * 0.55
+        cv.line(mx - s, my - s, mx + s, my + s, width=0.7, color=FLAG_COLORS["red"])
+        cv.line(mx - s, my + s, mx + s, my - s, width=0.7, color=FLAG_COLORS["red"])
+    for i, isl in enumerate(side.islands):
+        cx, cy = bg.centres[i]
+        with cv.group(f"{prefix}island-{isl.label}"):
+            cv.circle(cx, cy, bg.r, stroke="#000000", fill="#ffffff", width=max(0.3, bg.r * 0.07))
+            bx, by, bw, bh = bg.numeral_boxes[i]
+            cv.rect(bx, by, bw, bh, stroke="#9a9a9a", width=0.2)
+            cv.text(cx - 0.8 * bg.r, cy - 0.78 * bg.r, isl.label, size_pt=label_pt, anchor="end", bold=True)
+            if isl.flag:
+                draw_flag(cv, cx, cy, bg.r, isl.flag)
+        written = None if state is None else state.numerals[i]
+        if numerals and i in numerals:
+            written, colour = numerals[i], NEW_INK
+        else:
+            colour = INK
+        if written is not None:
+            cv.text(cx, by + bh * 0.85, str(written), size_pt=bh / 0.3528 * 0.95, anchor="middle",
+                    bold=True, color=colour, id=f"{prefix}numeral-{isl.label}")
+        if state is not None and i in state.circled:
+            cv.circle(cx, cy, bg.r * 1.28, stroke=INK, width=max(0.35, bg.r * 0.08),
+                      id=f"{prefix}circled-{isl.label}")
+
+
+def _draw_state_bridges(cv: Canvas, side: BoardSide, bg: BoardGeometry, bridges: tuple[int, ...], colour: str,
+                        prefix: str, only: set[int] | None = None) -> None:
+    """Draw 1 bridge on the lane's centre line and 2 on its guide tracks, as a pen would."""
+    for k, n in enumerate(bridges):
+        if not n or (only is not None and k not in only):
+            continue
+        x1, y1, x2, y2 = bg.lanes[k]
+        dx, dy = (0.0, bg.track) if side.geometry.lanes[k].horizontal else (bg.track, 0.0)
+        offsets = (0.0,) if n == 1 else (-1.0, 1.0)
+        for j, s in enumerate(offsets):
+            cv.line(x1 + s * dx, y1 + s * dy, x2 + s * dx, y2 + s * dy, width=0.6, color=colour,
+                    cap="round", id=f"{prefix}-{side.lane_name(k)}-{j + 1}")
+
+
+def draw_card_pips(cv: Canvas, cx: float, y: float, bridges: int, length: float, gap: float,
+                   width: float = 0.6, color: str = "#000000") -> None:
+    """Draw `bridges` short parallel bars centred on cx, the first at y, as a card's bridge count."""
+    for k in range(bridges):
+        yy = y + k * gap
+        cv.line(cx - length / 2, yy, cx + length / 2, yy, width=width, color=color, cap="round")
+
+
+def draw_sheet(cv: Canvas, side: BoardSide, deck: Deck, scoring: Scoring, lay: SheetLayout) -> None:
+    """Draw a complete score sheet from its layout."""
+    cv.text(lay.title[0], lay.title[1], f"Hashi \u2013 side {side.name}", size_pt=16, bold=True, id="title")
+    cv.text(lay.title[0], lay.title[1] + 5.5, "score sheet \u2013 draw bridges along the dots",
+            size_pt=8, color="#555555", id="subtitle")
+    px, py, pw, ph = lay.player
+    cv.text(px, py + ph - 1.5, "Player", size_pt=9, id="player-label")
+    cv.line(px + 13.0, py + ph - 1.0, px + pw, py + ph - 1.0, width=0.3, id="player-line")
+    for (x, y, s, mid), corner in zip(lay.markers, CORNERS, strict=True):
+        draw_marker(cv, x, y, s, mid, id=f"marker-{corner}")
+    _draw_ruler(cv, *lay.ruler)
+    with cv.group("board"):
+        draw_board(cv, side, lay.board)
+    _draw_card_strip(cv, deck, lay)
+    _draw_turns(cv, lay)
+    _draw_bonus(cv, scoring, lay)
+    _draw_score(cv, scoring, lay)
+
+
+def _draw_ruler(cv: Canvas, x: float, y: float, length: float) -> None:
+    """Draw a ruler of `length` mm with mm ticks, to check the print scale."""
+    with cv.group("ruler"):
+        cv.line(x, y, x + length, y, width=0.25)
+        for k in range(int(length) + 1):
+            tick = 3.0 if k % 10 == 0 else (2.0 if k % 5 == 0 else 1.0)
+            cv.line(x + k, y, x + k, y - tick, width=0.15 if k % 5 else 0.25)
+        cv.text(x, y + 3.2, "0", size_pt=6, anchor="middle")
+        cv.text(x + length, y + 3.2, f"{length:g} mm", size_pt=6, anchor="middle")
+        cv.text(x + length / 2, y + 3.2, "printed at 100 % if this is 50 mm", size_pt=5.5,
+                anchor="middle", color="#555555")
+
+
+def _draw_card_strip(cv: Canvas, deck: Deck, lay: SheetLayout) -> None:
+    """Draw the deck as a strip of small cards to cross off as they are revealed."""
+    cv.text(lay.card_label[0], lay.card_label[1], "Cards \u2013 cross off each card as it is revealed "
+            "(numeral / bridges)", size_pt=7.5, bold=True, id="cards-label")
+    for k, (card, (x, y, w, h)) in enumerate(zip(deck.cards, lay.card_slots, strict=True)):
+        with cv.group(f"card-{k + 1}"):
+            cv.rect(x, y, w, h, stroke="#000000", width=0.3)
+            cv.text(x + w / 2, y + 7.0, str(card.numeral), size_pt=15, anchor="middle", bold=True)
+            draw_card_pips(cv, x + w / 2, y + 9.6, card.bridges, w * 0.55, 1.6, width=0.55)
+
+
+def _draw_turns(cv: Canvas, lay: SheetLayout) -> None:
+    """Draw the turn tracker 1-17."""
+    cv.text(lay.turn_label[0], lay.turn_label[1], "Turn", size_pt=9, bold=True, id="turns-label")
+    for k, (x, y, w, h) in enumerate(lay.turn_boxes):
+        cv.rect(x, y, w, h, stroke="#777777", width=0.25, id=f"turn-{k + 1}")
+        cv.text(x + 0.8, y + 2.6, str(k + 1), size_pt=5.5, color="#777777")
+
+
+def _goal_icon(cv: Canvas, goal: str, x: float, y: float) -> None:
+    """Draw a goal's small symbol with its top-left corner near (x, y)."""
+    if goal in FLAG_COLORS:
+        cv.circle(x + 3.0, y + 5.0, 2.6, width=0.3)
+        draw_flag(cv, x + 3.0, y + 5.0, 2.6, goal)
+    else:
+        for k in range(3):
+            cv.circle(x + 1.4 + k * 3.2, y + 5.2, 1.2, width=0.25)
+        cv.line(x + 2.6, y + 5.2, x + 4.6, y + 5.2, width=0.35)
+        cv.line(x + 5.8, y + 5.2, x + 7.8, y + 5.2, width=0.35)
+
+
+def _draw_bonus(cv: Canvas, scoring: Scoring, lay: SheetLayout) -> None:
+    """Draw the bonus boxes: first value and later value for each goal."""
+    x0 = lay.bonus_label[0]
+    cv.text(x0, lay.bonus_label[1], "Bonuses \u2013 first to reach / later (cross off the box you "
+            "can no longer score)", size_pt=7, bold=True, id="bonus-label")
+    for goal in GOALS:
+        first, later = lay.bonus_boxes[goal]
+        _goal_icon(cv, goal, x0, first[1])
+        cv.text(x0 + 11.0, first[1] + 5.8, GOAL_TEXT[goal], size_pt=7)
+        for which, (x, y, w, h), value in (("first", first, scoring.bonus[goal][0]),
+                                           ("later", later, scoring.bonus[goal][1])):
+            with cv.group(f"bonus-{goal}-{which}"):
+                cv.rect(x, y, w, h, width=0.35)
+                cv.text(x + w / 2, y + 5.2, str(value), size_pt=12, anchor="middle", bold=True)
+                cv.text(x + w / 2, y + h - 0.8, which, size_pt=4.5, anchor="middle", color="#555555")
+
+
+def _draw_score(cv: Canvas, scoring: Scoring, lay: SheetLayout) -> None:
+    """Draw the score area: circled islands x points + bonuses = total."""
+    sx, sy = lay.score_label
+    cv.text(sx, sy, "Score", size_pt=7, bold=True, id="score-label")
+    boxes = lay.score_boxes
+    x, y, w, h = boxes["circled"]
+    cv.circle(sx + 3.0, y + h / 2, 2.6, width=0.3)
+    cv.circle(sx + 3.0, y + h / 2, 3.4, width=0.3, stroke=INK)
+    cv.text(sx + 8.0, y + h / 2 + 1.2, "circled", size_pt=8)
+    cv.text(x + w + 2.0, y + h / 2 + 1.4, f"\u00d7 {scoring.per_circled} =", size_pt=9)
+    x2 = boxes["bonus"][0]
+    cv.text(x2 - 2.0, boxes["bonus"][1] + h / 2 + 1.4, "+ bonuses", size_pt=9, anchor="end")
+    cv.text(x2 - 2.0, boxes["total"][1] + h / 2 + 1.4, "= total", size_pt=10, anchor="end", bold=True)
+    for name, (bx, by, bw, bh) in boxes.items():
+        cv.rect(bx, by, bw, bh, width=0.6 if name == "total" else 0.35, id=f"score-{name}")
+    tw = text_width("numbers written ___  bridges drawn ___  cards skipped ___", 6)
+    cv.text(sx, boxes["total"][1] + h / 2 + 1.0, "numbers written ___  bridges drawn ___  cards skipped ___"
+            if tw < x2 - sx - 22 else "written ___  bridges ___  skipped ___", size_pt=6, color="#555555")
+
+
+def render_sheet(side: BoardSide, deck: Deck, scoring: Scoring, paper: str, fmt: str,
+                 out: str | Path, custom: bool = False) -> Path:
+    """Write one side's score sheet as a PDF or SVG file and return its path."""
+    lay = sheet_layout(side, paper, len(deck.cards), custom)
+    title = f"Hashi side {side.name} score sheet"
+    if fmt == "pdf":
+        cv = PdfCanvas(out, lay.width, lay.height, title=title)
+        draw_sheet(cv, side, deck, scoring, lay)
+        cv.save()
+    elif fmt == "svg":
+        svg = SvgCanvas(lay.width, lay.height, title=title)
+        draw_sheet(svg, side, deck, scoring, lay)
+        svg.save(out)
+    else:
+        raise LayoutError(f"unknown format {fmt!r}; use pdf or svg")
+    return Path(out)
+
+
+def card_label(card: Card) -> str:
+    """Name a card for captions, e.g. `5 / 2 bridges`."""
+    return f"{card.numeral} / {card.bridges} bridge{'s' if card.bridges > 1 else ''}"

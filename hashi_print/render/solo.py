@@ -1,0 +1,124 @@
+"""The solo table: turn limits per side, goal and level, the score rating bands, and how to use them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hashi_print.errors import LayoutError
+from hashi_print.game.deck import GOALS, Scoring
+from hashi_print.render.canvas import PAPER, Canvas, PdfCanvas, SvgCanvas, draw_paragraph
+from hashi_print.render.sheet import FLAG_COLORS, INK
+
+GOAL_NAMES = {"red": "Red flags", "blue": "Blue flags", "six": "Six joined"}
+HOW_TO = (
+    "Play a normal game on your own: choose a side, write a 3 or a 4 on an unflagged island yourself, "
+    "shuffle the 18 cards and put one away unseen, then play the 17 others one by one.",
+    "Pick a level before you start. A goal's bonus counts (its higher value) only if you reach it on or "
+    "before the turn shown for your side and level; reached later, it scores nothing. Note the turn on "
+    "the turn tracker when you reach a goal.",
+    "At the end, score {per} points per circled island plus the bonuses you earned, and look up your "
+    "total in the rating bands of your side.",
+)
+
+
+def solo_levels(scoring: Scoring, side: str) -> list[tuple[str, dict[str, int]]]:
+    """The (level name, limits per goal) rows for a side: the levels if given, else the standard limits."""
+    levels = scoring.solo_levels.get(side, {})
+    if levels:
+        return list(levels.items())
+    if side in scoring.solo:
+        return [("standard", scoring.solo[side])]
+    return []
+
+
+def solo_sides(scoring: Scoring) -> list[str]:
+    """The sides that have solo limits, in name order."""
+    return sorted(set(scoring.solo) | set(scoring.solo_levels))
+
+
+def draw_solo(cv: Canvas, scoring: Scoring) -> None:
+    """Draw the solo page: how to play solo, then per side the turn-limit table and the rating bands."""
+    left, width = 18.0, cv.width - 36.0
+    cv.text(left, 24.0, "Hashi \u2013 solo play", size_pt=20, bold=True, id="solo-title")
+    y = 34.0
+    for para in HOW_TO:
+        y = draw_paragraph(cv, left, y, para.format(per=scoring.per_circled), width, size_pt=10) + 1.5
+    y += 4.0
+    sides = solo_sides(scoring)
+    if not sides:
+        raise LayoutError("the scoring file has no solo limits (keys \"solo\" or \"solo_levels\")")
+    for side in sides:
+        y = _side_block(cv, scoring, side, left, y, width) + 8.0
+    _score_log(cv, left, y, width, min(10, int((cv.height - 20.0 - y) / 8.0) - 1))
+
+
+def _score_log(cv: Canvas, left: float, y: float, width: float, rows: int) -> None:
+    """Draw an empty log to write down solo games (date, side, level, score, rating)."""
+    if rows < 2:
+        return
+    cols = (("Date", 0.0), ("Side", 0.22), ("Level", 0.34), ("Score", 0.52), ("Rating", 0.66))
+    with cv.group("solo-log"):
+        cv.text(left, y, "My solo games", size_pt=12, bold=True)
+        top = y + 3.0
+        for r in range(rows + 1):
+            cv.line(left, top + r * 8.0, left + width, top + r * 8.0, width=0.3 if r < 2 else 0.15,
+                    color="#000000" if r < 2 else "#999999")
+        for name, frac in cols:
+            cv.text(left + frac * width + 1.5, top + 5.8, name, size_pt=9, bold=True)
+
+
+def _side_block(cv: Canvas, scoring: Scoring, side: str, left: float, y: float, width: float) -> float:
+    """Draw one side's limit table and rating bands starting at y; return the y below them."""
+    cv.text(left, y, f"Side {side}", size_pt=14, bold=True, id=f"solo-side-{side}")
+    y += 4.0
+    col0, colw, rowh = 28.0, 31.0, 8.5
+    with cv.group(f"solo-limits-{side}"):
+        cv.rect(left, y, col0 + colw * len(GOALS), rowh, stroke=None, fill="#e8eef8")
+        cv.text(left + 2.0, y + 5.8, "Level", size_pt=9, bold=True)
+        for k, goal in enumerate(GOALS):
+            x = left + col0 + k * colw
+            high = scoring.bonus[goal][0]
+            colour = FLAG_COLORS.get(goal, INK)
+            cv.text(x + colw / 2, y + 5.8, f"{GOAL_NAMES[goal]} ({high})", size_pt=9, bold=True,
+                    anchor="middle", color=colour)
+        rows = solo_levels(scoring, side)
+        for r, (level, limits) in enumerate(rows):
+            yy = y + (r + 1) * rowh
+            cv.line(left, yy, left + col0 + colw * len(GOALS), yy, width=0.2, color="#999999")
+            cv.text(left + 2.0, yy + 5.8, level, size_pt=10)
+            for k, goal in enumerate(GOALS):
+                limit = limits.get(goal)
+                txt = "\u2013" if limit is None else f"by turn {limit}"
+                cv.text(left + col0 + k * colw + colw / 2, yy + 5.8, txt, size_pt=10, anchor="middle",
+                        bold=True, id=f"solo-{side}-{level}-{goal}")
+        bottom = y + (len(rows) + 1) * rowh
+        cv.rect(left, y, col0 + colw * len(GOALS), bottom - y, width=0.4)
+    bands = scoring.ratings.get(side, ())
+    rx = left + col0 + colw * len(GOALS) + 8.0
+    if bands:
+        with cv.group(f"solo-ratings-{side}"):
+            cv.text(rx, y + 5.8, "Your final score", size_pt=9, bold=True)
+            for k, (low, words) in enumerate(bands):
+                high = bands[k - 1][0] - 1 if k else None
+                span = f"{low}+" if high is None else f"{low}\u2013{high}"
+                yy = y + (k + 1) * 6.5 + 5.8
+                cv.text(rx, yy, span, size_pt=10, bold=True, id=f"solo-rating-{side}-{k}")
+                cv.text(rx + 15.0, yy, words, size_pt=9)
+        bottom = max(bottom, y + (len(bands) + 1) * 6.5 + 2.0)
+    return bottom + 4.0
+
+
+def render_solo(scoring: Scoring, paper: str, fmt: str, out: str | Path) -> Path:
+    """Write the solo table as PDF or SVG."""
+    if paper not in PAPER:
+        raise LayoutError(f"unknown paper {paper!r}; use a4 or letter")
+    w, h = PAPER[paper]
+    if fmt == "pdf":
+        cv = PdfCanvas(out, w, h, title="Hashi solo table")
+        draw_solo(cv, scoring)
+        cv.save()
+    else:
+        svg = SvgCanvas(w, h, title="Hashi solo table")
+        draw_solo(svg, scoring)
+        svg.save(out)
+    return Path(out)
