@@ -1,0 +1,362 @@
+"""The human-style deducer: techniques, soundness, grades, the janko set, Tatham's levels, hints, CLI."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from hashi_print.cli import cli
+from hashi_print.errors import HashiError
+from hashi_print.puzzle.deduce import (
+    LEVELS,
+    TECHNIQUES,
+    cell_name,
+    column_letters,
+    deduce,
+    grade,
+    hint_steps,
+    next_hint,
+    parse_bridges,
+)
+from hashi_print.puzzle.formats import format_tatham_id, parse_tatham_id
+from hashi_print.puzzle.model import Puzzle, Solution
+from hashi_print.puzzle.solve import solve
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "tatham-bridges-ids.txt"
+RANK = {**{name: i for i, name in enumerate(LEVELS)}, "beyond": len(LEVELS)}
+
+# A 7x7 puzzle from Tatham's generator at Hard (d2) that needs the "pair" rule.
+SMALL = "7x7m2:1c2a4a1a1k4a5b42d1b2e2b3a2a"
+
+
+def tatham_fixture() -> list[tuple[int, str]]:
+    """The stored (Tatham level 0-2, puzzle ID) pairs."""
+    out = []
+    for line in FIXTURE.read_text().splitlines():
+        if line and not line.startswith("#"):
+            level, pid = line.split()
+            out.append((int(level[1]), pid))
+    return out
+
+
+def parse_janko(problem: str) -> Puzzle:
+    """Read a janko problem grid ('-' water, digits clues) without the project's parsers."""
+    lines = problem.strip().splitlines()
+    rows, cols = map(int, lines[0].split())
+    islands = [(r, c, int(t)) for r, line in enumerate(lines[1:])
+               for c, t in enumerate(line.split()) if t != "-"]
+    return Puzzle.build(cols, rows, islands)
+
+
+def janko_bridges(solution_grid: str) -> set[tuple[int, int, int, int, int]]:
+    """Read a janko solution grid on its own terms: runs of 1/2 (horizontal) or a/b (vertical) cells."""
+    rows = [ln.split() for ln in solution_grid.strip().splitlines()[1:]]
+    out, seen = set(), set()
+    for r, row in enumerate(rows):
+        for c, mark in enumerate(row):
+            if mark in "12ab" and (r, c) not in seen:
+                dr, dc = (0, 1) if mark in "12" else (1, 0)
+                rr, cc = r, c
+                while rows[rr][cc] == mark:
+                    seen.add((rr, cc))
+                    rr, cc = rr + dr, cc + dc
+                out.add((r - dr, c - dc, rr, cc, 1 if mark in "1a" else 2))
+    return out
+
+
+def valid(puzzle: Puzzle, solution: Solution) -> bool:
+    """Check clues, crossings and connectivity from the bridge list alone."""
+    count = {(i.row, i.col): 0 for i in puzzle.islands}
+    adj: dict[tuple[int, int], set] = {p: set() for p in count}
+    h_cells, v_cells = set(), set()
+    for b in solution.bridges:
+        count[(b.r1, b.c1)] += b.count
+        count[(b.r2, b.c2)] += b.count
+        adj[(b.r1, b.c1)].add((b.r2, b.c2))
+        adj[(b.r2, b.c2)].add((b.r1, b.c1))
+        if b.r1 == b.r2:
+            h_cells.update((b.r1, c) for c in range(b.c1 + 1, b.c2))
+        else:
+            v_cells.update((r, b.c1) for r in range(b.r1 + 1, b.r2))
+    if h_cells & v_cells or any(count[(i.row, i.col)] != i.clue for i in puzzle.islands):
+        return False
+    start = next(iter(adj))
+    seen, todo = {start}, [start]
+    while todo:
+        for q in adj[todo.pop()] - seen:
+            seen.add(q)
+            todo.append(q)
+    return len(seen) == len(adj)
+
+
+def test_two_islands_are_filled_at_easy() -> None:
+    pz = Puzzle.build(3, 1, [(0, 0, 2), (0, 2, 2)])
+    result = deduce(pz)
+    assert result.solved and result.level == "easy"
+    assert result.counts == ((2, 2),)
+    assert [s.technique for s in result.steps] == ["fill"]
+    assert "only one neighbour" in result.steps[0].text
+    assert grade(pz) == "easy"
+
+
+def test_a_corner_three_gets_a_bridge_on_both_lanes() -> None:
+    # 3 in a corner with two neighbours: each lane gets at least one bridge (spread).
+    pz = Puzzle.build(3, 3, [(0, 0, 3), (0, 2, 1), (2, 0, 3), (2, 2, 1)])
+    result = deduce(pz, level="easy")
+    first = result.steps[0]
+    assert first.technique == "spread" and first.level == "easy"
+    assert {(k, lo) for k, lo, _ in first.conclusions} == {(0, 1), (1, 1)}
+    assert "The 3 at A1 has only two neighbours" in first.text
+    assert result.solved
+
+
+def test_two_ones_stay_apart_and_that_needs_medium() -> None:
+    # In SMALL the 1s at B2 and D2 face each other; joining them would cut both off.
+    pz = parse_tatham_id(SMALL)
+    assert not deduce(pz, level="easy").solved
+    result = deduce(pz, level="medium")
+    assert result.solved and result.level == "medium"
+    pair = [s for s in result.steps if s.technique == "pair"]
+    assert len(pair) == 1 and "the 1 at B2 and the 1 at D2" in pair[0].text
+    lane = pz.geometry.lane_between(pz.geometry.index_of[(1, 1)], pz.geometry.index_of[(1, 3)])
+    assert pair[0].conclusions == ((lane, 0, 0),)
+    assert valid(pz, result.solution(pz))
+
+
+def test_a_puzzle_with_two_solutions_is_beyond() -> None:
+    pz = Puzzle.build(3, 3, [(0, 0, 3), (0, 2, 3), (2, 0, 3), (2, 2, 3)])
+    assert solve(pz).status == "multiple"
+    result = deduce(pz)
+    assert not result.solved and result.contradiction is None
+    assert grade(pz) == "beyond"
+
+
+def test_every_technique_has_a_level_and_steps_name_them() -> None:
+    assert set(TECHNIQUES.values()) == set(range(len(LEVELS)))
+    result = deduce(parse_tatham_id(SMALL))
+    assert result.solved and result.level == "medium"
+    for step in result.steps:
+        assert step.technique in TECHNIQUES and step.level == LEVELS[TECHNIQUES[step.technique]]
+        assert step.text.endswith(".") and step.conclusions
+
+
+def test_levels_are_a_ladder_and_grade_is_the_lowest_that_solves() -> None:
+    for _, pid in tatham_fixture()[::6]:
+        pz = parse_tatham_id(pid)
+        solved = [deduce(pz, level=lv, explain=False).solved for lv in LEVELS]
+        assert solved == sorted(solved)  # once solved, every higher level solves too
+        lowest = next((lv for lv, ok in zip(LEVELS, solved, strict=True) if ok), "beyond")
+        assert grade(pz) == lowest
+
+
+def test_every_step_is_true_of_the_unique_solution() -> None:
+    checked = 0
+    for _, pid in tatham_fixture()[::3]:
+        pz = parse_tatham_id(pid)
+        truth = solve(pz).solution.lane_counts(pz.geometry)
+        for step in deduce(pz).steps:
+            for k, lo, hi in step.conclusions:
+                assert lo <= truth[k] <= hi, (pid, step.text)
+                checked += 1
+    assert checked > 500
+
+
+def test_deduced_solutions_match_the_sat_solver_and_an_independent_check() -> None:
+    for _, pid in tatham_fixture()[1::4]:
+        pz = parse_tatham_id(pid)
+        result = deduce(pz, explain=False)
+        assert result.solved, pid
+        ours = result.solution(pz)
+        assert ours == solve(pz).solution
+        assert valid(pz, ours)
+
+
+def test_tatham_levels_grade_monotonically() -> None:
+    by_level: dict[int, list[int]] = {0: [], 1: [], 2: []}
+    for level, pid in tatham_fixture():
+        by_level[level].append(RANK[grade(parse_tatham_id(pid))])
+    means = [sum(v) / len(v) for _, v in sorted(by_level.items())]
+    assert means[0] < means[1] < means[2]
+    assert all(RANK["easy"] == g for g in by_level[0])  # Tatham's Easy is our easy
+
+
+def test_grading_is_fast_enough_for_the_generator() -> None:
+    hard15 = [pid for level, pid in tatham_fixture() if level == 2 and pid.startswith("15x15")]
+    pz = [parse_tatham_id(pid) for pid in hard15]
+    start = time.perf_counter()
+    for p in pz:
+        grade(p)
+    per_puzzle = (time.perf_counter() - start) / len(pz)
+    assert per_puzzle < 0.25  # the target is well under 50 ms; loose for a busy test machine
+
+
+def janko_names(data: dict, every: int) -> list[str]:
+    """A deterministic sample of janko names: every `every`-th in sorted order."""
+    return sorted(data)[::every]
+
+
+def check_janko(data: dict, names: list[str]) -> dict[str, int]:
+    """Deduce each named janko puzzle, compare with the published grid, and count the grades."""
+    grades: dict[str, int] = {}
+    wrong = []
+    for name in names:
+        pz = parse_janko(data[name]["problem"])
+        result = deduce(pz, explain=False)
+        level = result.level if result.solved else "beyond"
+        grades[level] = grades.get(level, 0) + 1
+        if not result.solved:
+            wrong.append((name, "not solved"))
+            continue
+        got = {tuple(b.as_list()) for b in result.solution(pz).bridges}
+        if got != janko_bridges(data[name]["solution"]) or not valid(pz, result.solution(pz)):
+            wrong.append((name, "differs from the published solution"))
+    assert wrong == []
+    return grades
+
+
+def test_every_step_agrees_with_the_published_janko_solutions(shared_data) -> None:
+    data = json.loads((shared_data / "janko-hashi.json").read_text())["data"]
+    seen = set()
+    for name in janko_names(data, 30):
+        pz = parse_janko(data[name]["problem"])
+        geo = pz.geometry
+        truth = [0] * len(geo.lanes)
+        for r1, c1, r2, c2, k in janko_bridges(data[name]["solution"]):
+            truth[geo.lane_between(geo.index_of[(r1, c1)], geo.index_of[(r2, c2)])] = k
+        for step in deduce(pz).steps:
+            seen.add(step.technique)
+            for k, lo, hi in step.conclusions:
+                assert lo <= truth[k] <= hi, (name, step.text)
+    assert {"isolation", "contradiction", "needs", "pair"} <= seen
+
+
+def test_all_janko_puzzles_are_solved_at_expert_as_published(shared_data) -> None:
+    # About 4 s on an idle core, so the whole set runs by default.
+    data = json.loads((shared_data / "janko-hashi.json").read_text())["data"]
+    grades = check_janko(data, sorted(data))
+    assert sum(grades.values()) == 910 and "beyond" not in grades
+    assert all(grades.get(level, 0) > 50 for level in LEVELS)
+
+
+# --- naming, STATE and hints -----------------------------------------------------------------
+
+def test_islands_are_named_by_column_letter_and_row_number() -> None:
+    assert cell_name(3, 2) == "C4"
+    assert [column_letters(c) for c in (0, 25, 26, 27, 51, 52)] == ["A", "Z", "AA", "AB", "AZ", "BA"]
+
+
+def test_bridges_state_reads_names_json_and_files(tmp_path) -> None:
+    pz = parse_tatham_id(SMALL)
+    geo = pz.geometry
+    counts = parse_bridges(pz, "G1=G4, B4-B6;B4-B6  D4=G4")
+    lane = geo.lane_between(geo.index_of[(0, 6)], geo.index_of[(3, 6)])
+    assert counts[lane] == 2 and sum(counts) == 6
+    assert parse_bridges(pz, "[[0, 6, 3, 6, 2], [3, 1, 5, 1, 2], [3, 3, 3, 6, 2]]") == counts
+    f = tmp_path / "state.txt"
+    f.write_text("g1=g4\nb4=b6 d4=g4\n")
+    assert parse_bridges(pz, str(f)) == counts
+    assert parse_bridges(pz, "") == (0,) * len(geo.lanes)
+
+
+@pytest.mark.parametrize(("state", "words"), [
+    ("Z4=B6", "no island at Z4"),
+    ("A1-B4", "not neighbours"),
+    ("G1=G4 G1-G4", "more than two bridges"),
+    ("B4=B6 A5-F5", "cross"),
+    ("A1-A5 A1-A5", "has 2 bridges drawn"),
+    ("G1~G4", "write bridges like C4-C6"),
+    ("[[0, 6, 3]]", "JSON list"),
+])
+def test_bad_bridges_state_is_rejected_clearly(state: str, words: str) -> None:
+    pz = parse_tatham_id(SMALL)
+    with pytest.raises(HashiError, match=words):
+        parse_bridges(pz, state)
+
+
+def test_hints_walk_to_the_solution() -> None:
+    pz = parse_tatham_id(SMALL)
+    truth = solve(pz).solution.lane_counts(pz.geometry)
+    counts = [0] * len(truth)
+    for _ in range(len(truth) + 5):
+        step = next_hint(pz, counts)
+        if step is None:
+            break
+        assert step.technique in TECHNIQUES and step.technique not in ("complete", "crossing", "capacity")
+        assert step.islands and step.text
+        for k, lo, hi in step.conclusions:
+            assert lo <= truth[k] <= hi
+            counts[k] = max(counts[k], lo)
+    assert tuple(counts) == truth
+
+
+def test_a_hint_lists_the_hidden_facts_it_rests_on() -> None:
+    pz = parse_tatham_id(SMALL)
+    state = parse_bridges(pz, "G1=E1 G1=G4 B4=B6 D4=G4 F5-F7 A1-A5 A5-A7 A7-D7 D4-D7 D7-F7")
+    steps = hint_steps(pz, state)
+    assert [s.technique for s in steps] == ["pair", "fill"]
+    assert "B2-B4 gets exactly one bridge" in steps[-1].text
+    assert next_hint(pz, state) == steps[-1]
+    out = CliRunner().invoke(cli, ["hint", SMALL, "--bridges", "G1=E1 G1=G4 B4=B6 D4=G4 F5-F7 A1-A5 A5-A7 "
+                                   "A7-D7 D4-D7 D7-F7", "--json"])
+    obj = json.loads(out.output)
+    assert obj["technique"] == "fill" and [b["technique"] for b in obj["because"]] == ["pair"]
+
+
+def test_a_solved_state_has_no_hint() -> None:
+    pz = parse_tatham_id(SMALL)
+    assert next_hint(pz, solve(pz).solution.lane_counts(pz.geometry)) is None
+
+
+def test_deduce_continues_from_drawn_bridges_and_checks_its_arguments() -> None:
+    pz = parse_tatham_id(SMALL)
+    truth = solve(pz).solution.lane_counts(pz.geometry)
+    half = [x if k % 2 else 0 for k, x in enumerate(truth)]
+    result = deduce(pz, start=half)
+    assert result.solved and tuple(lo for lo, _ in result.counts) == truth
+    assert len(result.steps) < len(deduce(pz).steps)
+    with pytest.raises(HashiError, match="unknown level"):
+        deduce(pz, level="fiendish")
+    with pytest.raises(HashiError, match="lane counts"):
+        deduce(pz, start=[0])
+
+
+def test_cli_hint_says_when_the_drawing_is_solved(tmp_path) -> None:
+    grid = tmp_path / "two.txt"
+    grid.write_text("3 3\n3 . 3\n. . .\n3 . 3\n")  # two solutions: the deducer gets stuck
+    stuck = CliRunner().invoke(cli, ["hint", str(grid), "--bridges", "A1=C1 C1-C3 A1-A3"])
+    assert stuck.exit_code == 0 and "A3-C3 gets exactly two bridges" in stuck.output
+    done = CliRunner().invoke(cli, ["hint", str(grid), "--bridges", "A1=C1 C1-C3 A1-A3 A3=C3"])
+    assert done.output.strip() == "The bridges drawn solve the puzzle."
+    beyond = CliRunner().invoke(cli, ["grade", str(grid)])
+    assert beyond.output.startswith("difficulty: beyond")
+
+
+def test_a_wrong_bridge_is_pointed_out() -> None:
+    pz = parse_tatham_id(SMALL)
+    step = next_hint(pz, parse_bridges(pz, "A1-E1"))
+    assert step.technique == "mistake" and "A1-E1" in step.text
+
+
+def test_cli_grade_json_names_techniques() -> None:
+    out = CliRunner().invoke(cli, ["grade", SMALL, "--json"])
+    assert out.exit_code == 0, out.output
+    obj = json.loads(out.output)
+    assert obj["difficulty"] == "medium"
+    assert obj["steps"] and all(s["technique"] in TECHNIQUES and s["text"] for s in obj["steps"])
+    assert {"islands", "lanes", "conclusions", "level"} <= set(obj["steps"][0])
+    text = CliRunner().invoke(cli, ["grade", format_tatham_id(parse_tatham_id(SMALL))])
+    assert text.output.startswith("difficulty: medium")
+
+
+def test_cli_hint_prints_a_step_and_rejects_bad_state() -> None:
+    out = CliRunner().invoke(cli, ["hint", SMALL, "--bridges", "G1=G4", "--json"])
+    assert out.exit_code == 0, out.output
+    step = json.loads(out.output)
+    assert step["technique"] in TECHNIQUES and step["islands"] and step["conclusions"]
+    assert all(c["at_least"] >= 1 for c in step["conclusions"]) and step["because"] == []
+    bad = CliRunner().invoke(cli, ["hint", SMALL, "--bridges", "A1-B4"])
+    assert bad.exit_code == 2 and "not neighbours" in bad.output
