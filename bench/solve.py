@@ -83,14 +83,17 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     for size in (100, 200, 300, 400):
         puzzles = coelho_puzzles(size, args.coelho_step)
-        for backend in BACKENDS:
-            runs = [[solve(p, "lazy", backend) for p in puzzles] for _ in range(args.repeat)]
+        modes = [("lazy", b) for b in BACKENDS]
+        if size == 100:
+            modes.append(("eager", "cadical195"))
+        for mode, backend in modes:
+            runs = [[solve(p, mode, backend) for p in puzzles] for _ in range(args.repeat)]
             med = statistics.median(statistics.median(r.seconds for r in run) for run in runs)
             worst = statistics.median(max(r.seconds for r in run) for run in runs)
             verdicts = {}
             for r in runs[0]:
                 verdicts[r.status] = verdicts.get(r.status, 0) + 1
-            print(f"| {size} | lazy | {backend} | {len(puzzles)} | {med:.4f} | {worst:.3f} | {verdicts} |")
+            print(f"| {size} | {mode} | {backend} | {len(puzzles)} | {med:.4f} | {worst:.3f} | {verdicts} |")
 
 
 if __name__ == "__main__":
