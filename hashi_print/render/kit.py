@@ -101,8 +101,30 @@ def build_kit(out_dir: str | Path, paper: str = "both", *, side_a: BoardSide | s
         written.append((render_leaflet(data.side_a, data.scoring, sp, "svg", svg / f"rules-{page}.svg",
                                        page=page, examples=examples),
                         f"rules leaflet page {page} as SVG ({size})"))
+    written += sample_books(out, papers)
     index = write_atomic(out / "index.md", index_text(written, out))
     written.append((index, "this list"))
+    return written
+
+
+SAMPLE_BOOK = {"count": 12, "sizes": ((7, 7), (10, 10)), "difficulty": "mixed", "seed": 1}
+
+
+def sample_books(out: Path, papers: tuple[str, ...]) -> list[tuple[Path, str]]:
+    """Write a small book of classic puzzles (generated once, laid out per paper) for solo evenings."""
+    from hashi_print.render.book import BookOptions, book_plan_requests, generate_puzzles, render_book
+
+    requests = book_plan_requests(SAMPLE_BOOK["count"], SAMPLE_BOOK["sizes"], SAMPLE_BOOK["difficulty"])
+    puzzles = list(generate_puzzles(requests, SAMPLE_BOOK["seed"]))
+    written = []
+    for p in papers:
+        options = BookOptions(title="Hashi: classic puzzles", trim=p,
+                              note=f"made with hashi-print · seed {SAMPLE_BOOK['seed']}")
+        book = render_book(puzzles, options)
+        path = write_atomic(out / f"puzzles-{p}.pdf", book.pdf)
+        written.append((path, f"{len(puzzles)} classic Hashiwokakero puzzles (7x7 and 10x10, easy to "
+                              f"expert), each proven unique, solutions at the back, {PAPER_NAMES[p]}; "
+                              "`hashi-print book` makes more"))
     return written
 
 
