@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from hashi_print.errors import FormatError, HashiError
@@ -54,6 +55,12 @@ def parse_tatham_id(text: str, source: str = "ID") -> Puzzle:
 
 def format_tatham_id(puzzle: Puzzle) -> str:
     """Write the Tatham Bridges ID (`WxHm2:DESC`) of a puzzle."""
+    body = _run_length(puzzle, 26, "a", lambda clue: _ISLAND_DIGITS[clue - 1])
+    return f"{puzzle.width}x{puzzle.height}m2:{body}"
+
+
+def _run_length(puzzle: Puzzle, longest: int, first: str, clue_text: Callable[[int], str]) -> str:
+    """Write the grid row-major: clues as `clue_text` gives them, water as runs of letters from `first`."""
     clue_at = {(i.row, i.col): i.clue for i in puzzle.islands}
     out, run = [], 0
     for pos in range(puzzle.width * puzzle.height):
@@ -61,11 +68,11 @@ def format_tatham_id(puzzle: Puzzle) -> str:
         if clue is None:
             run += 1
             continue
-        out.append(_water_runs(run, 26, "a"))
+        out.append(_water_runs(run, longest, first))
         run = 0
-        out.append(_ISLAND_DIGITS[clue - 1])
-    out.append(_water_runs(run, 26, "a"))
-    return f"{puzzle.width}x{puzzle.height}m2:{''.join(out)}"
+        out.append(clue_text(clue))
+    out.append(_water_runs(run, longest, first))
+    return "".join(out)
 
 
 def _water_runs(run: int, longest: int, first: str) -> str:
@@ -123,18 +130,8 @@ def _is_hex(s: str, length: int) -> bool:
 
 def format_puzzlink(puzzle: Puzzle) -> str:
     """Write the puzz.link URL of a puzzle."""
-    clue_at = {(i.row, i.col): i.clue for i in puzzle.islands}
-    out, run = [], 0
-    for pos in range(puzzle.width * puzzle.height):
-        clue = clue_at.get(divmod(pos, puzzle.width))
-        if clue is None:
-            run += 1
-            continue
-        out.append(_water_runs(run, 20, "g"))
-        run = 0
-        out.append(format(clue, "x"))
-    out.append(_water_runs(run, 20, "g"))
-    return f"https://puzz.link/p?hashi/{puzzle.width}/{puzzle.height}/{''.join(out)}"
+    body = _run_length(puzzle, 20, "g", lambda clue: format(clue, "x"))
+    return f"https://puzz.link/p?hashi/{puzzle.width}/{puzzle.height}/{body}"
 
 
 # --- text grids and .has files ------------------------------------------------------------------

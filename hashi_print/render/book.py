@@ -11,7 +11,7 @@ from pathlib import Path
 
 from hashi_print.errors import LayoutError, PuzzleError
 from hashi_print.puzzle.model import DIFFICULTIES, Puzzle, Solution
-from hashi_print.render.canvas import PT, PdfCanvas, text_width
+from hashi_print.render.canvas import PT, PdfCanvas, text_width, wrap_text
 from hashi_print.render.puzzle import (
     PICTURE_STYLE,
     PUZZLE_STYLE,
@@ -266,22 +266,6 @@ def plan_book(puzzles: Sequence[BookPuzzle], trim: str, profile: str) -> tuple[M
 
 # --- text helpers -------------------------------------------------------------------------------------
 
-def wrap_words(text: str, width: float, size_pt: float, bold: bool = False) -> list[str]:
-    """Break a paragraph into lines no wider than `width` mm (a too-long word gets a line of its own)."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        trial = f"{line} {word}" if line else word
-        if line and text_width(trial, size_pt, bold) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = trial
-    if line:
-        lines.append(line)
-    return lines
-
-
 def wrap_chars(text: str, width: float, size_pt: float) -> list[str]:
     """Break a string without spaces (an ID) into lines no wider than `width` mm."""
     advance = {ch: text_width(ch, size_pt) for ch in set(text)}
@@ -404,7 +388,7 @@ def _draw_paragraphs(canvas, x: float, y: float, width: float, paragraphs: Seque
     lead = size_pt * PT * 1.45
     indent = 6.0 if bullets else 0.0
     for i, para in enumerate(paragraphs, 1):
-        lines = wrap_words(para, width - indent, size_pt)
+        lines = wrap_text(para, size_pt, width - indent)
         if bullets:
             canvas.text(x, y, f"{i}.", size_pt=size_pt, bold=True, color=INK)
         for line in lines:
@@ -421,7 +405,7 @@ def _draw_title_page(canvas, options: BookOptions, puzzles: Sequence[BookPuzzle]
     size = 34.0
     while size > 22 and text_width(options.title, size, bold=True) > w:
         size -= 1
-    lines = wrap_words(options.title, w, size, bold=True)[:3] or [""]
+    lines = wrap_text(options.title, size, w, bold=True)[:3] or [""]
     lead = size * PT * 1.2
     title_y = y + h * 0.2 - (len(lines) - 1) * lead
     for line in lines:
