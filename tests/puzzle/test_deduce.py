@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from independent import is_valid_solution, janko_bridges
 
 from hashi_print.cli import cli
 from hashi_print.errors import HashiError
@@ -23,7 +24,7 @@ from hashi_print.puzzle.deduce import (
     parse_bridges,
 )
 from hashi_print.puzzle.formats import format_tatham_id, parse_tatham_id
-from hashi_print.puzzle.model import Puzzle, Solution
+from hashi_print.puzzle.model import Puzzle
 from hashi_print.puzzle.solve import solve
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "tatham-bridges-ids.txt"
@@ -50,47 +51,6 @@ def parse_janko(problem: str) -> Puzzle:
     islands = [(r, c, int(t)) for r, line in enumerate(lines[1:])
                for c, t in enumerate(line.split()) if t != "-"]
     return Puzzle.build(cols, rows, islands)
-
-
-def janko_bridges(solution_grid: str) -> set[tuple[int, int, int, int, int]]:
-    """Read a janko solution grid on its own terms: runs of 1/2 (horizontal) or a/b (vertical) cells."""
-    rows = [ln.split() for ln in solution_grid.strip().splitlines()[1:]]
-    out, seen = set(), set()
-    for r, row in enumerate(rows):
-        for c, mark in enumerate(row):
-            if mark in "12ab" and (r, c) not in seen:
-                dr, dc = (0, 1) if mark in "12" else (1, 0)
-                rr, cc = r, c
-                while rows[rr][cc] == mark:
-                    seen.add((rr, cc))
-                    rr, cc = rr + dr, cc + dc
-                out.add((r - dr, c - dc, rr, cc, 1 if mark in "1a" else 2))
-    return out
-
-
-def valid(puzzle: Puzzle, solution: Solution) -> bool:
-    """Check clues, crossings and connectivity from the bridge list alone."""
-    count = {(i.row, i.col): 0 for i in puzzle.islands}
-    adj: dict[tuple[int, int], set] = {p: set() for p in count}
-    h_cells, v_cells = set(), set()
-    for b in solution.bridges:
-        count[(b.r1, b.c1)] += b.count
-        count[(b.r2, b.c2)] += b.count
-        adj[(b.r1, b.c1)].add((b.r2, b.c2))
-        adj[(b.r2, b.c2)].add((b.r1, b.c1))
-        if b.r1 == b.r2:
-            h_cells.update((b.r1, c) for c in range(b.c1 + 1, b.c2))
-        else:
-            v_cells.update((r, b.c1) for r in range(b.r1 + 1, b.r2))
-    if h_cells & v_cells or any(count[(i.row, i.col)] != i.clue for i in puzzle.islands):
-        return False
-    start = next(iter(adj))
-    seen, todo = {start}, [start]
-    while todo:
-        for q in adj[todo.pop()] - seen:
-            seen.add(q)
-            todo.append(q)
-    return len(seen) == len(adj)
 
 
 def test_two_islands_are_filled_at_easy() -> None:
@@ -124,7 +84,7 @@ def test_two_ones_stay_apart_and_that_needs_medium() -> None:
     assert len(pair) == 1 and "the 1 at B2 and the 1 at D2" in pair[0].text
     lane = pz.geometry.lane_between(pz.geometry.index_of[(1, 1)], pz.geometry.index_of[(1, 3)])
     assert pair[0].conclusions == ((lane, 0, 0),)
-    assert valid(pz, result.solution(pz))
+    assert is_valid_solution(pz, result.solution(pz))
 
 
 def test_a_puzzle_with_two_solutions_is_beyond() -> None:
@@ -172,7 +132,7 @@ def test_deduced_solutions_match_the_sat_solver_and_an_independent_check() -> No
         assert result.solved, pid
         ours = result.solution(pz)
         assert ours == solve(pz).solution
-        assert valid(pz, ours)
+        assert is_valid_solution(pz, ours)
 
 
 def test_tatham_levels_grade_monotonically() -> None:
@@ -212,7 +172,7 @@ def check_janko(data: dict, names: list[str]) -> dict[str, int]:
             wrong.append((name, "not solved"))
             continue
         got = {tuple(b.as_list()) for b in result.solution(pz).bridges}
-        if got != janko_bridges(data[name]["solution"]) or not valid(pz, result.solution(pz)):
+        if got != janko_bridges(data[name]["solution"]) or not is_valid_solution(pz, result.solution(pz)):
             wrong.append((name, "differs from the published solution"))
     assert wrong == []
     return grades
