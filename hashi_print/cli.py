@@ -52,13 +52,16 @@ def emit_json(obj: object) -> None:
               help="Connectivity: cuts added lazily, or an eager reachability encoding.")
 @click.option("--backend", type=click.Choice(["cadical195", "glucose4", "minisat22"]),
               default="cadical195", show_default=True, help="The SAT solver to use.")
-def solve(puzzle: str, as_json: bool, mode: str, backend: str) -> None:
+@click.option("--card", type=click.Choice(["direct", "seqcounter", "totalizer", "sortnetwrk"]),
+              default="direct", show_default=True,
+              help="How clue counts are encoded: direct lane clauses, or a pysat cardinality encoding.")
+def solve(puzzle: str, as_json: bool, mode: str, backend: str, card: str) -> None:
     """Solve PUZZLE (a Tatham ID, puzz.link URL or file) and prove whether the solution is unique."""
     from hashi_print.puzzle.formats import read_puzzle, solution_text
     from hashi_print.puzzle.solve import solve as run_solve
 
     pz = read_puzzle(puzzle)
-    result = run_solve(pz, mode=mode, backend=backend)
+    result = run_solve(pz, mode=mode, backend=backend, card=card)
     if as_json:
         emit_json({
             "status": result.status,
@@ -81,12 +84,325 @@ def solve(puzzle: str, as_json: bool, mode: str, backend: str) -> None:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output", show_default=True,
               help="Folder to write the kit into.")
 def kit(paper: str, out_dir: str) -> None:
-    """Write the whole print kit (sheets, cards, solo table, rules, sample puzzles) into --out."""
+    """Write the whole print kit into --out: score sheets, cards, solo table, rules, sample puzzles."""
     from hashi_print.render.kit import build_kit
 
     written = build_kit(out_dir, paper=paper)
     for path, what in written:
         click.echo(f"{path}  {what}")
+
+
+@cli.command()
+@click.option("--width", type=int, default=10, show_default=True, help="Columns, 5 to 40.")
+@click.option("--height", type=int, default=10, show_default=True, help="Rows, 5 to 40.")
+@click.option("--difficulty", type=click.Choice(["easy", "medium", "hard", "expert"]), default="medium",
+              show_default=True, help="The exact grade every puzzle must have.")
+@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Master seed: the same arguments print the same puzzles.")
+@click.option("--density", default="0.2", show_default=True,
+              help="Fraction of cells that are islands (0.05-0.4), or sparse, normal, dense.")
+@click.option("--json", "as_json", is_flag=True, help="Print one hashi-puzzle/1 JSON object per line.")
+@click.option("--verbose", "-v", is_flag=True, help="Report attempts, repairs and rejections on stderr.")
+def generate(width: int, height: int, difficulty: str, count: int, seed: int, density: str, as_json: bool,
+             verbose: bool) -> None:
+    """Generate unique classic puzzles of an exact difficulty, each re-verified before it is printed."""
+    import random
+    import time
+
+    from hashi_print.puzzle.formats import format_tatham_id, puzzle_text, puzzle_to_json
+    from hashi_print.puzzle.generate import GenerationStats, generate_many
+
+    stats = GenerationStats()
+    started = time.perf_counter()
+    puzzles = generate_many(width, height, difficulty, count, random.Random(seed), density, stats=stats)
+    for done, gp in enumerate(_with_progress(puzzles, count), start=1):
+        if as_json:
+            obj = puzzle_to_json(gp.puzzle, gp.solution, gp.difficulty, gp.seed)
+            emit_json(obj | {"density": gp.density})
+        else:
+            click.echo(("\n" if done > 1 else "") + format_tatham_id(gp.puzzle))
+            click.echo(puzzle_text(gp.puzzle))
+    if verbose:
+        click.echo(f"{count} puzzle(s) in {time.perf_counter() - started:.2f} s: {stats.summary()}", err=True)
+
+
+def _with_progress(items, total: int):
+    """Yield the items, showing a progress bar on stderr when there is more than one."""
+    if total <= 1:
+        yield from items
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True, redirect_stdout=False,
+                  redirect_stderr=False) as bar:
+        task = bar.add_task("generating", total=total)
+        for item in items:
+            yield item
+            bar.advance(task)
+
+
+# --- played sheets ---------------------------------------------------------------------------
+
+def _sheet_options(func):
+    """Add the options shared by `validate` and `score`: layout, deck, scoring and rule set."""
+    for opt in reversed([
+        click.option("--layout", type=click.Path(dir_okay=False),
+                     help="A hashi-side/1 file to use instead of the side the sheet names."),
+        click.option("--deck", "deck_file", type=click.Path(dir_okay=False),
+                     help="A hashi-deck/1 file (default: layouts/deck.json)."),
+        click.option("--scoring", "scoring_file", type=click.Path(dir_okay=False),
+                     help="A hashi-scoring/1 file (default: layouts/scoring.json)."),
+        click.option("--partial-bridges", "partial", is_flag=True,
+                     help="House rule: a turn may draw fewer bridges than its card shows."),
+        click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
+    ]):
+        func = opt(func)
+    return func
+
+
+@cli.command("validate")
+@click.argument("sheet", type=click.Path(dir_okay=False))
+@_sheet_options
+@click.option("--solo", is_flag=True, help="Score as a solo game: bonuses only within the turn limits.")
+@click.option("--level", default=None, help="Solo level whose turn limits apply (e.g. easy, hard).")
+def validate_cmd(sheet: str, layout: str | None, deck_file: str | None, scoring_file: str | None,
+                 partial: bool, as_json: bool, solo: bool, level: str | None) -> None:
+    """Check a typed finished sheet or game record against every rule; exit 1 if it breaks one."""
+    from hashi_print.game.board import load_side
+    from hashi_print.sheets.validate import default_deck, default_scoring, report_lines, validate_file
+
+    side = load_side(layout) if layout else None
+    report = validate_file(sheet, side, default_deck(deck_file), default_scoring(scoring_file), partial,
+                           solo, level)
+    if as_json:
+        emit_json(report.to_json())
+    else:
+        for line in report_lines(report):
+            click.echo(line)
+    if not report.ok:
+        click.get_current_context().exit(EXIT_BROKEN_RULE)
+
+
+@cli.command("score")
+@click.argument("sheets", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@_sheet_options
+def score_cmd(sheets: tuple[str, ...], layout: str | None, deck_file: str | None, scoring_file: str | None,
+              partial: bool, as_json: bool) -> None:
+    """Score the players of one game from their records or sheets, resolving who reached each bonus first."""
+    from hashi_print.game.board import load_side
+    from hashi_print.sheets.validate import (
+        default_deck,
+        required_scoring,
+        score_players,
+        score_table_rows,
+        validate_file,
+    )
+
+    side = load_side(layout) if layout else None
+    scoring = required_scoring(scoring_file)
+    deck = default_deck(deck_file)
+    result = score_players([validate_file(s, side, deck, scoring, partial) for s in sheets], scoring)
+    if as_json:
+        emit_json(result)
+    else:
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title="Hashi scores")
+        for col in ("player", "rules", "circled", "red", "blue", "six", "total"):
+            table.add_column(col, justify="left" if col in ("player", "rules") else "right")
+        for row in score_table_rows(result):
+            table.add_row(*row)
+        console = Console(width=100)
+        console.print(table)
+        console.print(f"winner: {', '.join(result['winners'])}")
+        for problem in result["problems"]:
+            console.print(f"warning: {problem}", markup=False)
+    if result["problems"]:
+        click.get_current_context().exit(EXIT_BROKEN_RULE)
+
+
+# --- puzzle books ----------------------------------------------------------------------------
+
+@cli.command()
+@click.option("--count", type=click.IntRange(min=1), default=20, show_default=True, help="How many puzzles.")
+@click.option("--size", default="10x10", show_default=True, help="Grid size WxH of every puzzle.")
+@click.option("--sizes", default=None, help="A mix of sizes, e.g. 7x7,10x10,15x15 (overrides --size).")
+@click.option("--difficulty", type=click.Choice(["easy", "medium", "hard", "expert", "mixed"]),
+              default="mixed", show_default=True, help="One grade for all, or an even mix.")
+@click.option("--density", default=None, help="Fraction of cells that are islands, or sparse/normal/dense.")
+@click.option("--seed", type=int, default=1, show_default=True, help="The same seed makes the same book.")
+@click.option("--from", "from_file", type=click.Path(dir_okay=False, exists=True), default=None,
+              help="Lay out the puzzles of this file (IDs, URLs or JSON lines) instead of generating "
+                   "(then --count, --size(s), --difficulty, --density and --seed are not used).")
+@click.option("--trim", type=click.Choice(["a4", "letter", "6x9", "8.5x11"]), default="a4", show_default=True)
+@click.option("--profile", type=click.Choice(["pnp", "kdp"]), default="pnp", show_default=True,
+              help="pnp: print at home (bookmarks, optional crop marks); kdp: clean KDP interior.")
+@click.option("--order", type=click.Choice(["progression", "as-generated"]), default="progression",
+              show_default=True, help="Easy to expert, or the order the puzzles were made in.")
+@click.option("--title", default="Hashi", show_default=True)
+@click.option("--crop-marks", is_flag=True, help="pnp only: add crop marks around the trimmed page.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="PDF to write [default: output/hashi-book-<trim>.pdf].")
+@click.option("--manifest", type=click.Path(dir_okay=False), default=None,
+              help="Also write a JSON list of each puzzle's number, page, ID and solution.")
+def book(count: int, size: str, sizes: str | None, difficulty: str, density: str | None, seed: int,
+         from_file: str | None, trim: str, profile: str, order: str, title: str, crop_marks: bool,
+         out: str | None, manifest: str | None) -> None:
+    """Make a print-ready PDF puzzle book: title, how to play, numbered puzzles, solutions at the back."""
+    from hashi_print.files import write_atomic
+    from hashi_print.render.book import (
+        BookOptions,
+        book_plan_requests,
+        check_sizes_fit,
+        generate_puzzles,
+        load_puzzles,
+        parse_size,
+        render_book,
+    )
+
+    if from_file:
+        puzzles = load_puzzles(from_file)
+        note = f"puzzles from {click.format_filename(from_file, shorten=True)}"
+    else:
+        grid_sizes = [parse_size(s) for s in (sizes.split(",") if sizes else [size])]
+        requests = book_plan_requests(count, grid_sizes, difficulty)
+        check_sizes_fit(grid_sizes, trim, profile)
+        puzzles = list(_with_progress(generate_puzzles(requests, seed, density), len(requests)))
+        note = f"seed {seed}"
+    options = BookOptions(title=title, trim=trim, profile=profile, order=order, crop_marks=crop_marks,
+                          note=f"made with hashi-print · {note}")
+    result = render_book(puzzles, options)
+    path = write_atomic(out or f"output/hashi-book-{trim}.pdf", result.pdf)
+    if manifest:
+        write_atomic(manifest, json.dumps(result.manifest, indent=1) + "\n")
+    for warning in result.warnings:
+        click.echo(f"hashi-print: warning: {warning}", err=True)
+    click.echo(f"{path}  {len(puzzles)} puzzles, {result.pages} pages ({trim}, {profile})")
+
+
+@cli.command()
+@click.option("--side", type=click.Choice(["A", "B", "a", "b"]), default=None,
+              help="The designed side to print (not needed with --layout).")
+@click.option("--layout", type=click.Path(dir_okay=False), help="A hashi-side/1 file of your own board.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["pdf", "svg"]), default="pdf", show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="File to write (default: output/sheet-SIDE-PAPER.FORMAT).")
+@click.option("--deck", "deck_file", type=click.Path(dir_okay=False),
+              help="A hashi-deck/1 file for the card strip (default: layouts/deck.json).")
+@click.option("--scoring", "scoring_file", type=click.Path(dir_okay=False),
+              help="A hashi-scoring/1 file for the bonus boxes (default: layouts/scoring.json).")
+def sheet(side: str | None, layout: str | None, paper: str, fmt: str, out: str | None, deck_file: str | None,
+          scoring_file: str | None) -> None:
+    """Print a score sheet for side A or B, or for a board of your own (--layout FILE)."""
+    from hashi_print.render.kit import print_sheet
+
+    path = print_sheet(side, layout, paper, fmt, out, deck=deck_file, scoring=scoring_file)
+    click.echo(f"{path}  score sheet ({paper}, {fmt})")
+
+
+@cli.command("grade")
+@click.argument("puzzle")
+@click.option("--json", "as_json", is_flag=True, help="Print {difficulty, steps} as one JSON object.")
+@click.option("--steps", "show_steps", is_flag=True, help="Also print every deduction step in words.")
+def grade_cmd(puzzle: str, as_json: bool, show_steps: bool) -> None:
+    """Grade PUZZLE by the human-style deducer: easy, medium, hard, expert, or beyond.
+
+    The grade is the lowest level whose techniques solve the puzzle completely without guessing;
+    "beyond" means the deducer gets stuck (the puzzle may still be unique: `solve` decides that).
+    Islands are named by column letter and row number, A1 being the top-left cell.
+    """
+    from collections import Counter
+
+    from hashi_print.puzzle.deduce import deduce, island_names, step_json
+    from hashi_print.puzzle.formats import read_puzzle
+
+    pz = read_puzzle(puzzle)
+    result = deduce(pz)
+    difficulty = (result.level or "easy") if result.solved else "beyond"
+    if as_json:
+        names = island_names(pz)
+        emit_json({"difficulty": difficulty, "steps": [step_json(pz, s, names) for s in result.steps]})
+        return
+    if show_steps:
+        for n, step in enumerate(result.steps, 1):
+            click.echo(f"{n:4d}. [{step.technique}] {step.text}")
+    used = Counter(s.technique for s in result.steps)
+    summary = ", ".join(f"{name} {k}" for name, k in sorted(used.items(), key=lambda kv: -kv[1]))
+    click.echo(f"difficulty: {difficulty} ({len(result.steps)} steps: {summary})")
+
+
+@cli.command("hint")
+@click.argument("puzzle")
+@click.option("--bridges", "state", default="", metavar="STATE",
+              help="Bridges drawn so far: 'C4-C6 A1=A3' (X-Y one bridge, X=Y two, repeat X-Y for two), "
+                   "a JSON list of [r1, c1, r2, c2, k] rows (0-based, as in solutions), or a file of either.")
+@click.option("--json", "as_json", is_flag=True, help="Print the step as a JSON object.")
+def hint_cmd(puzzle: str, state: str, as_json: bool) -> None:
+    """Print the next bridge to draw in PUZZLE from the bridges drawn so far, and why.
+
+    Facts the step rests on that are not visible on paper are printed first ("Known: ...").
+    With --json: the step object (technique, level, text, islands, lanes, conclusions) and
+    "because", the list of those facts; null when there is nothing left to deduce.
+    Islands are named by column letter and row number: A1 is the top-left cell, C4 the third
+    column of the fourth row (columns after Z go on AA, AB, ...). Separate bridges in STATE by
+    spaces, commas or semicolons.
+    """
+    from hashi_print.puzzle.deduce import hint_steps, parse_bridges, step_json
+    from hashi_print.puzzle.formats import read_puzzle
+
+    pz = read_puzzle(puzzle)
+    counts = parse_bridges(pz, state)
+    steps = hint_steps(pz, counts)
+    if as_json:
+        if not steps:
+            emit_json(None)
+            return
+        emit_json({**step_json(pz, steps[-1]), "because": [step_json(pz, s) for s in steps[:-1]]})
+        return
+    if not steps:
+        from hashi_print.puzzle.check import check_solution
+        from hashi_print.puzzle.model import Solution
+
+        drawn = Solution.from_lane_counts(pz.geometry, counts)
+        click.echo("The bridges drawn solve the puzzle." if not check_solution(pz, drawn) else
+                   "No further deduction from here: the deducer is stuck (the puzzle may need a guess).")
+        return
+    for step in steps[:-1]:
+        click.echo(f"Known: {step.text}")
+    click.echo(f"[{steps[-1].technique}, {steps[-1].level}] {steps[-1].text}")
+
+
+@cli.command("design")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the whole design run.")
+@click.option("--budget", type=int, default=None,
+              help="Search steps per side (the deck gets half); default: what produced the shipped files.")
+@click.option("--games", type=int, default=None, help="Strong-bot games per search candidate.")
+@click.option("--final-games", type=int, default=None, help="Games per bot and side for the final report.")
+@click.option("--workers", type=int, default=2, show_default=True, help="Processes to simulate with.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output/design",
+              show_default=True)
+@click.option("--write-layouts", is_flag=True, help="Also overwrite layouts/*.json with the result.")
+def design_cmd(seed: int, budget: int | None, games: int | None, final_games: int | None, workers: int,
+               out_dir: str, write_layouts: bool) -> None:
+    """Design sides A and B, the deck, bonus values and solo tables by simulation; write a report."""
+    import time
+
+    from hashi_print.game.design import budget_from, design, write_design
+    from hashi_print.game.simulate import RichProgress
+
+    started = time.monotonic()
+    bar = RichProgress("designing")
+    try:
+        result = design(seed, budget_from(budget, games, final_games), workers=workers, note=bar.describe,
+                        progress=bar.update)
+    finally:
+        bar.stop()
+    for path in write_design(result, out_dir, write_layouts, time.monotonic() - started):
+        click.echo(path)
 
 
 def main() -> None:

@@ -54,7 +54,16 @@ def leaflet_examples(side: BoardSide) -> list[Example]:
               for end in (lane.a, lane.b) if side.islands[end].flag is None]
     if not starts:
         raise LayoutError(f"side {side.name} has no crossing lane with an unflagged end to show in the rules")
-    lane0, island0 = starts[0]
+    for lane0, island0 in starts:
+        examples = _examples_from(side, lane0, island0)
+        if examples is not None:
+            return examples
+    raise LayoutError(f"side {side.name}: no crossing example found for the rules leaflet")
+
+
+def _examples_from(side: BoardSide, lane0: int, island0: int) -> list[Example] | None:
+    """The three examples when the setup numeral sits at `island0` and the first turn builds `lane0`."""
+    geo = side.geometry
     start = new_game(side, setup=(island0, 4))
     card1 = Card(2, 2)
 
@@ -67,6 +76,9 @@ def leaflet_examples(side: BoardSide) -> list[Example]:
     moves = legal_moves(start, card1)
     move1 = max(moves, key=legal_score)
     after1 = apply(start, card1, move1)
+    ex2 = _crossing_example(after1, Card(3, 1))
+    if ex2 is None:
+        return None
     label0 = side.islands[island0].label
     ex1 = Example(
         "A legal turn",
@@ -74,15 +86,11 @@ def leaflet_examples(side: BoardSide) -> list[Example]:
         f"{move_text(side, move1)} (orange).",
         after1, _added(move1), {move1.numeral[0]: move1.numeral[1]} if move1.numeral else {},
         before=start, card=card1, move=move1)
-
-    card2 = Card(3, 1)
-    ex2 = _crossing_example(after1, card2)
-    ex3 = _circle_example(after1)
-    return [ex1, ex2, ex3]
+    return [ex1, ex2, _circle_example(after1)]
 
 
-def _crossing_example(state: GameState, card: Card) -> Example:
-    """Find a bridge that only breaks the crossing rule after `state`, and show the engine's message."""
+def _crossing_example(state: GameState, card: Card) -> Example | None:
+    """Find a bridge that only breaks the crossing rule after `state` (None if there is none)."""
     side, geo = state.side, state.side.geometry
     built = [k for k, n in enumerate(state.bridges) if n]
     for k in built:
@@ -98,7 +106,7 @@ def _crossing_example(state: GameState, card: Card) -> Example:
                                    f"Card {card.numeral}/{card.bridges}: {move_text(side, move)} is refused: "
                                    f"{found[0].message}.", state, {}, numerals, (v,),
                                    before=state, card=card, move=move)
-    raise LayoutError(f"side {side.name}: no crossing example found for the rules leaflet")
+    return None
 
 
 IDEAL_CIRCLE = (True, True, True, -1)

@@ -1,0 +1,198 @@
+"""Play bot games with the rules engine as referee, in batches on every core, and summarise them."""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from hashi_print.game.board import BoardSide
+from hashi_print.game.bots import SETUPS, STRATEGIES, Context, can_bridge
+from hashi_print.game.deck import CARDS_PLAYED, GOALS, Card, Deck, Scoring
+from hashi_print.game.rules import GameState, Move, apply, new_game, score_state
+
+CHUNK = 20
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One simulated solo game: score, circles, the turn each goal was reached, and the skips."""
+
+    index: int
+    strategy: str
+    score: int
+    circled: int
+    goals: tuple[tuple[str, int], ...]
+    numeral_skips: int
+    bridge_skips: int
+    forced_skips: int
+    bridges: int
+    setup: tuple[int, int]
+
+    def goal_turn(self, goal: str) -> int | None:
+        """The turn on which `goal` was reached, or None."""
+        return next((t for g, t in self.goals if g == goal), None)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Statistics of one strategy's games on one side."""
+
+    games: int
+    mean: float
+    stdev: float
+    quartiles: tuple[float, float, float]
+    mean_circled: float
+    goal_rate: dict[str, float]
+    goal_turns: dict[str, tuple[float, float, float] | None]
+    mean_skips: float
+    mean_forced_skips: float
+    mean_bridges: float
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """The records and summary of each strategy's games."""
+
+    records: dict[str, tuple[GameRecord, ...]]
+    summary: dict[str, Summary]
+
+
+def deal(deck: Deck, rng: random.Random) -> tuple[Card, ...]:
+    """Shuffle the deck and remove one card unseen: the 17 cards of a game, in order."""
+    cards = list(deck.cards)
+    rng.shuffle(cards)
+    return tuple(cards[:CARDS_PLAYED])
+
+
+def play_game(side: BoardSide, deck: Deck, scoring: Scoring, strategy: str, setup: str, index: int,
+              seed: int, partial: bool = False) -> tuple[GameRecord, tuple[Move, ...], GameState]:
+    """Play one solo game; every move is checked and applied by the rules engine."""
+    cards = deal(deck, random.Random(f"{seed}/{index}/cards"))
+    bot = STRATEGIES[strategy]
+    context = Context(side, deck, scoring, (), random.Random(f"{seed}/{index}/{strategy}"), partial)
+    placed = SETUPS[setup](side, context)
+    state = new_game(side, placed)
+    moves: list[Move] = []
+    numeral_skips = bridge_skips = forced = 0
+    for card in cards:
+        move = bot(state, card, context)
+        if move.numeral is None:
+            numeral_skips += 1
+        if not move.bridges:
+            bridge_skips += 1
+            if not can_bridge(state, card, context):
+                forced += 1
+        state = apply(state, card, move, partial)
+        moves.append(move)
+        context = replace(context, seen=context.seen + (card,))
+    score = score_state(state, scoring)
+    record = GameRecord(index, strategy, score["total"], score["circled"], state.goals, numeral_skips,
+                        bridge_skips, forced, sum(state.bridges), placed)
+    return record, tuple(moves), state
+
+
+_WORK: dict[str, object] = {}
+
+
+def _init(side: BoardSide, deck: Deck, scoring: Scoring, setup: str, seed: int, partial: bool) -> None:
+    """Keep the batch's fixed inputs in the worker process."""
+    _WORK.update(side=side, deck=deck, scoring=scoring, setup=setup, seed=seed, partial=partial)
+
+
+def _run_chunk(task: tuple[str, int, int]) -> list[GameRecord]:
+    """Play games start..stop-1 of one strategy in a worker."""
+    strategy, start, stop = task
+    w = _WORK
+    return [play_game(w["side"], w["deck"], w["scoring"], strategy, w["setup"], i, w["seed"],  # type: ignore[arg-type]
+                      w["partial"])[0] for i in range(start, stop)]  # type: ignore[arg-type]
+
+
+def simulate(side: BoardSide, deck: Deck, strategies: Sequence[str], n: int, seed: int, *,
+             scoring: Scoring, setup: str = "hostile", workers: int = 2, partial: bool = False,
+             progress: Callable[[int, int], None] | None = None) -> Simulation:
+    """Play `n` games per strategy (the same card orders for each) and summarise them.
+
+    `progress(done, total)` is called after each batch of games; `workers` > 1 uses processes.
+    """
+    for name in strategies:
+        if name not in STRATEGIES:
+            raise ValueError(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}")
+    size = max(5, min(CHUNK, -(-n // (2 * max(1, workers)))))
+    tasks = [(s, a, min(n, a + size)) for s in strategies for a in range(0, n, size)]
+    total = n * len(strategies)
+    results: list[GameRecord] = []
+    args = (side, deck, scoring, setup, seed, partial)
+    if workers <= 1 or len(tasks) == 1:
+        _init(*args)
+        for task in tasks:
+            results.extend(_run_chunk(task))
+            if progress:
+                progress(len(results), total)
+    else:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(workers, initializer=_init, initargs=args) as pool:
+            for chunk in pool.imap_unordered(_run_chunk, tasks):
+                results.extend(chunk)
+                if progress:
+                    progress(len(results), total)
+    records = {s: tuple(sorted((r for r in results if r.strategy == s), key=lambda r: r.index))
+               for s in strategies}
+    return Simulation(records, {s: summarise(recs) for s, recs in records.items()})
+
+
+def _quartiles(values: Sequence[float]) -> tuple[float, float, float]:
+    """25th, 50th and 75th percentiles (inclusive method); a single value repeats."""
+    if len(values) == 1:
+        return (float(values[0]),) * 3
+    q = statistics.quantiles(values, n=4, method="inclusive")
+    return (q[0], q[1], q[2])
+
+
+def summarise(records: Sequence[GameRecord]) -> Summary:
+    """Mean and spread of scores, goal rates and goal turns, skips."""
+    scores = [r.score for r in records]
+    n = len(records)
+    rate = {}
+    turns: dict[str, tuple[float, float, float] | None] = {}
+    for goal in GOALS:
+        reached = [t for r in records if (t := r.goal_turn(goal)) is not None]
+        rate[goal] = len(reached) / n
+        turns[goal] = _quartiles(reached) if reached else None
+    return Summary(
+        games=n, mean=statistics.fmean(scores), stdev=statistics.pstdev(scores),
+        quartiles=_quartiles(scores), mean_circled=statistics.fmean(r.circled for r in records),
+        goal_rate=rate, goal_turns=turns, mean_skips=statistics.fmean(r.bridge_skips for r in records),
+        mean_forced_skips=statistics.fmean(r.forced_skips for r in records),
+        mean_bridges=statistics.fmean(r.bridges for r in records))
+
+
+@dataclass
+class RichProgress:
+    """A rich progress bar on stderr for batches of games: `update(done, total)`, `describe(text)`."""
+
+    description: str = "simulating"
+
+    def __post_init__(self) -> None:
+        """Start the bar."""
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                             TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+        self._bar.start()
+        self._task = self._bar.add_task(self.description, total=None)
+
+    def update(self, done: int, total: int) -> None:
+        """Move the bar to `done` of `total` games."""
+        self._bar.update(self._task, completed=done, total=total)
+
+    def describe(self, text: str) -> None:
+        """Show what is being simulated now."""
+        self._bar.update(self._task, description=text)
+
+    def stop(self) -> None:
+        """Remove the bar."""
+        self._bar.stop()
