@@ -21,3 +21,16 @@ def write_atomic(path: str | os.PathLike, data: bytes | str) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return target
+
+
+def read_text(path: str | os.PathLike) -> str:
+    """Read a UTF-8 text file, raising FormatError (not a traceback) for folders and binary files."""
+    from hashi_print.errors import FormatError
+
+    p = Path(path)
+    if p.is_dir():
+        raise FormatError("is a folder, not a file", source=str(p))
+    try:
+        return p.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise FormatError("not a text file (expected UTF-8 text)", source=str(p)) from None

@@ -8,6 +8,7 @@ from functools import cached_property
 from pathlib import Path
 
 from hashi_print.errors import LayoutError
+from hashi_print.files import read_text
 from hashi_print.geometry import Geometry, build_geometry
 
 LAYOUTS = Path(__file__).resolve().parents[2] / "layouts"
@@ -127,7 +128,7 @@ def load_side(path: str | Path) -> BoardSide:
     """Read and check a `hashi-side/1` file."""
     p = Path(path)
     try:
-        obj = json.loads(p.read_text(encoding="utf-8"))
+        obj = json.loads(read_text(p))
     except json.JSONDecodeError as err:
         raise LayoutError(f"not valid JSON: {err.msg}", source=str(p), line=err.lineno) from None
     return side_from_json(obj, str(p))

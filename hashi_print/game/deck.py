@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hashi_print.errors import LayoutError
+from hashi_print.files import read_text
 from hashi_print.game.board import LAYOUTS
 
 GOALS = ("red", "blue", "six")
@@ -121,7 +122,7 @@ def scoring_to_json(scoring: Scoring, **extra: object) -> dict:
 def _load_json(path: Path) -> object:
     """Read a JSON file, turning a syntax error into a located LayoutError."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(read_text(path))
     except json.JSONDecodeError as err:
         raise LayoutError(f"not valid JSON: {err.msg}", source=str(path), line=err.lineno) from None
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from hashi_print.errors import FormatError, HashiError
+from hashi_print.files import read_text
 from hashi_print.puzzle.model import Puzzle, Solution
 
 JSON_FORMAT = "hashi-puzzle/1"
@@ -303,9 +304,8 @@ def looks_like_path(arg: str) -> bool:
 def read_puzzle(arg: str) -> Puzzle:
     """Read a puzzle from a command-line argument: a Bridges ID, a puzz.link URL or a file path."""
     path = Path(arg)
-    if path.is_file():
-        text = path.read_text(encoding="utf-8", errors="replace")
-        return parse_puzzle(text, str(path))
+    if path.is_file() or path.is_dir():
+        return parse_puzzle(read_text(path), str(path))
     if looks_like_path(arg):
         raise FormatError("no such file", source=arg)
     return parse_puzzle(arg, "argument")
@@ -314,7 +314,7 @@ def read_puzzle(arg: str) -> Puzzle:
 def read_puzzle_lines(path: str | Path) -> list[tuple[int, Puzzle, Solution | None, dict]]:
     """Read a file of puzzles, one per line (IDs, URLs or JSON objects), or one grid/.has/JSON puzzle."""
     p = Path(path)
-    text = p.read_text(encoding="utf-8", errors="replace")
+    text = read_text(p)
     lines = [(n, ln.strip()) for n, ln in enumerate(text.splitlines(), 1)]
     lines = [(n, ln) for n, ln in lines if ln and not ln.startswith("#")]
     one_per_line = lines and all(

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hashi_print.errors import FormatError, HashiError
+from hashi_print.files import read_text
 from hashi_print.game.board import BoardSide, builtin_side, load_side
 from hashi_print.game.deck import CARDS_PLAYED, DECK_SIZE, GOALS, Card
 
@@ -88,11 +89,7 @@ class Record:
 def read_sheet(path: str | Path, layout: BoardSide | None = None) -> Sheet | Record:
     """Read a finished sheet or game record file (text or JSON); `layout` overrides its side."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise FormatError("not a text file (expected UTF-8 text)", source=str(p)) from None
-    return parse_sheet(text, source=str(p), layout=layout, base=p.parent)
+    return parse_sheet(read_text(p), source=str(p), layout=layout, base=p.parent)
 
 
 def parse_sheet(text: str, source: str = "sheet", layout: BoardSide | None = None,
