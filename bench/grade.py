@@ -13,9 +13,14 @@ import platform
 import shutil
 import statistics
 import subprocess
+import sys
 import time
 from collections import Counter
 from pathlib import Path
+
+# The janko solution reader is the tests' own, shared so both read the published grids the same way.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from independent import janko_bridges  # noqa: E402
 
 from hashi_print.puzzle.deduce import LEVELS, deduce, grade
 from hashi_print.puzzle.formats import parse_tatham_id, parse_text_grid
@@ -36,22 +41,6 @@ def seconds(puzzle: Puzzle, runs: int) -> float:
         grade(puzzle)
         times.append(time.perf_counter() - start)
     return statistics.median(times)
-
-
-def published(solution_grid: str) -> set[tuple[int, int, int, int, int]]:
-    """Read janko's solution grid: runs of 1/2 (horizontal) or a/b (vertical) bridge cells."""
-    rows = [ln.split() for ln in solution_grid.strip().splitlines()[1:]]
-    out, seen = set(), set()
-    for r, row in enumerate(rows):
-        for c, mark in enumerate(row):
-            if mark in "12ab" and (r, c) not in seen:
-                dr, dc = (0, 1) if mark in "12" else (1, 0)
-                rr, cc = r, c
-                while rows[rr][cc] == mark:
-                    seen.add((rr, cc))
-                    rr, cc = rr + dr, cc + dc
-                out.add((r - dr, c - dc, rr, cc, 1 if mark in "1a" else 2))
-    return out
 
 
 def size_class(puzzle: Puzzle) -> str:
@@ -91,7 +80,7 @@ def janko_report(runs: int) -> list[str]:
         grades[level] += 1
         if result.solved:
             got = {tuple(b.as_list()) for b in result.solution(pz).bridges}
-            if got != published(data[name]["solution"]):
+            if got != janko_bridges(data[name]["solution"]):
                 wrong.append(name)
         for step in deduce(pz).steps:
             techniques[step.technique] += 1
