@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
@@ -23,6 +24,10 @@ class HashiGroup(click.Group):
         except HashiError as err:
             click.echo(f"hashi-print: {err}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
+        except BrokenPipeError:
+            # The reader (e.g. `| head`) has gone; stop quietly, as Unix tools do.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(0)
         except OSError as err:
             name = getattr(err, "filename", None) or ""
             click.echo(f"hashi-print: {name}: {err.strerror or err}", err=True)
