@@ -35,6 +35,9 @@ CROP_SPACE = 12.0
 UNRATED = "unrated"
 INK = "#1a1a1a"
 GREY = "#6b6b6b"
+# Ruled lines of the notes pages that pad a kdp book: about college-ruled spacing, in a light grey.
+NOTES_RULE_SPACING = 8.0
+NOTES_RULE_COLOR = "#c4c4c4"
 
 
 # --- the nouns ------------------------------------------------------------------------------------
@@ -91,7 +94,7 @@ class Arrangement:
 
 @dataclass(frozen=True)
 class Page:
-    """One page: its kind and, for puzzle and solution pages, which puzzles, how, and the largest grid."""
+    """One page: its kind (title, howto, puzzles, blank, solutions, notes) and, on grid pages, its puzzles."""
 
     kind: str
     numbers: tuple[int, ...] = ()
@@ -240,20 +243,29 @@ def _chunks(puzzles: Sequence[BookPuzzle], box: tuple[float, float], slot: SlotS
     return pages
 
 
+def kdp_padding(pages: int) -> int:
+    """Return how many pages to add so a kdp book has at least KDP_MIN_PAGES and an even count."""
+    target = max(pages, KDP_MIN_PAGES)
+    return target + target % 2 - pages
+
+
 def plan_pages(puzzles: Sequence[BookPuzzle], trim: str, profile: str,
                margins: Margins) -> list[Page]:
-    """Lay the book out: title, how to play, puzzles, solutions; kdp sections start on right-hand pages."""
+    """Lay the book out: title, how to play, puzzles, solutions; kdp adds right-hand starts and notes."""
     _, _, box_w, box_h = content_box(1, trim, margins)
     pages = [Page("title"), Page("howto")]
     pages += _chunks(puzzles, (box_w, box_h), PUZZLE_SLOT, "puzzles")
     if profile == "kdp" and len(pages) % 2 == 1:
         pages.append(Page("blank"))
     pages += _chunks(puzzles, (box_w, box_h), SOLUTION_SLOT, "solutions")
+    if profile == "kdp":
+        # KDP refuses interiors under 24 pages or with an odd count; ruled notes pages beat blank ones.
+        pages += [Page("notes")] * kdp_padding(len(pages))
     return pages
 
 
 def plan_book(puzzles: Sequence[BookPuzzle], trim: str, profile: str) -> tuple[Margins, list[Page]]:
-    """Find margins and pages that agree: the kdp gutter depends on the page count it produces."""
+    """Find margins and pages that agree: the kdp gutter depends on the (padded) page count it produces."""
     pages_guess = KDP_MIN_PAGES
     for _ in range(8):
         margins = margins_for(trim, profile, pages_guess)
@@ -473,6 +485,22 @@ def _howto(canvas, box, scale: float) -> float:
     return _draw_paragraphs(canvas, x, yy + 10 * scale, w, [ABOUT], small)
 
 
+def notes_rules(top: float, bottom: float, spacing: float = NOTES_RULE_SPACING) -> list[float]:
+    """Return the y of evenly spaced ruled lines below `top`, about `spacing` apart, the last at `bottom`."""
+    count = max(1, round((bottom - top) / spacing))
+    step = (bottom - top) / count
+    return [top + i * step for i in range(1, count + 1)]
+
+
+def _draw_notes_page(canvas, box) -> None:
+    """Draw a notes page: the heading, then light ruled lines across the type area down to its foot."""
+    x, y, w, h = box
+    # The heading sits where "How to play" does, so the two text pages of the book match.
+    canvas.text(x, y + 8, "Notes", size_pt=20, bold=True, color=INK)
+    for rule_y in notes_rules(y + 12, y + h):
+        canvas.line(x, rule_y, x + w, rule_y, width=0.2, color=NOTES_RULE_COLOR)
+
+
 def _spread(total: float, block: float, n: int, gap: float) -> list[float]:
     """Place n equal blocks along a length: even spacing, half of it at the ends, never closer than `gap`."""
     free = total - n * block
@@ -581,6 +609,8 @@ def render_book(puzzles: Sequence[BookPuzzle], options: BookOptions) -> Book:
             _draw_title_page(canvas, options, ordered, box)
         elif page.kind == "howto":
             _draw_howto_page(canvas, box)
+        elif page.kind == "notes":
+            _draw_notes_page(canvas, box)
         elif page.kind in ("puzzles", "solutions"):
             _draw_grid_page(canvas, page, ordered, box)
             for number in page.numbers:
@@ -588,11 +618,8 @@ def render_book(puzzles: Sequence[BookPuzzle], options: BookOptions) -> Book:
                 where[number][f"{page.kind}_cell"] = page.arrangement.cell
     data = pdf.tobytes()
     manifest = _manifest(ordered, options, pages, where, margins)
-    warnings = []
-    if options.profile == "kdp" and len(pages) < KDP_MIN_PAGES:
-        warnings.append(f"the book has {len(pages)} pages; KDP prints paperbacks of at least "
-                        f"{KDP_MIN_PAGES} pages, so add puzzles")
-    return Book(data, manifest, len(pages), tuple(warnings))
+    # No warnings today: notes pages fix a short or odd kdp book, and too many pages is a LayoutError.
+    return Book(data, manifest, len(pages), ())
 
 
 def _bookmark(pdf: PdfCanvas, page: Page, page_no: int, pages: Sequence[Page]) -> None:
@@ -600,7 +627,8 @@ def _bookmark(pdf: PdfCanvas, page: Page, page_no: int, pages: Sequence[Page]) -
     first_of_kind = all(p.kind != page.kind for p in pages[:page_no - 1])
     if not first_of_kind or page.kind == "blank":
         return
-    title = {"title": "Title", "howto": "How to play", "puzzles": "Puzzles", "solutions": "Solutions"}
+    title = {"title": "Title", "howto": "How to play", "puzzles": "Puzzles", "solutions": "Solutions",
+             "notes": "Notes"}
     pdf.bookmark(title[page.kind])
 
 

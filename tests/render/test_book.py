@@ -31,7 +31,9 @@ from hashi_print.render.book import (
     example_puzzle,
     fit_id,
     kdp_gutter,
+    kdp_padding,
     margins_for,
+    notes_rules,
     order_puzzles,
     plan_book,
     render_book,
@@ -197,6 +199,34 @@ def test_kdp_plan_reaches_a_fixpoint_between_gutter_and_page_count():
     assert kinds.index("puzzles") % 2 == 0 and kinds.index("solutions") % 2 == 0  # right-hand pages
 
 
+def test_kdp_padding_reaches_24_pages_and_an_even_count():
+    assert [kdp_padding(n) for n in (1, 5, 23, 24, 25, 26, 69, 827, 828)] == [23, 19, 1, 0, 1, 0, 1, 1, 0]
+    for n in range(1, 300):
+        total = n + kdp_padding(n)
+        assert total >= 24 and total % 2 == 0 and kdp_padding(n) <= max(1, 24 - n)
+
+
+def test_notes_rules_are_evenly_spaced_and_end_at_the_foot_of_the_type_area():
+    rules = notes_rules(20.0, 180.0)
+    steps = {round(b - a, 9) for a, b in zip([20.0, *rules], rules, strict=False)}
+    assert len(steps) == 1 and 7.0 <= steps.pop() <= 9.0
+    assert rules[-1] == pytest.approx(180.0) and rules[0] > 20.0
+
+
+@pytest.mark.parametrize("trim", ["a4", "6x9"])
+def test_kdp_plans_are_even_and_padded_only_with_notes_at_the_end(trim):
+    entries = book_puzzles(SMALL_IDS, ["easy"] * 3) * 40
+    for n in (1, 2, 3, 30, 60, 63, 66, 75, 81, 99, 120):
+        margins, pages = plan_book(entries[:n], trim, "kdp")
+        kinds = [p.kind for p in pages]
+        assert len(pages) >= 24 and len(pages) % 2 == 0, (n, len(pages))
+        assert margins.inside == pytest.approx(kdp_gutter(len(pages)) + 0.25 * INCH)
+        last_solutions = max(i for i, k in enumerate(kinds) if k == "solutions")
+        assert set(kinds[last_solutions + 1:]) <= {"notes"} and "notes" not in kinds[:last_solutions]
+        _, pnp_pages = plan_book(entries[:n], trim, "pnp")
+        assert "notes" not in [p.kind for p in pnp_pages]
+
+
 def test_the_how_to_play_example_is_solved_and_unique():
     puzzle, solution = example_puzzle()
     assert referee(puzzle, solution.as_lists()) == []
@@ -217,12 +247,45 @@ def test_render_book_reads_back_with_ids_numbers_and_pages():
         assert "/Annots" not in page
     assert "/Outlines" not in reader.trailer["/Root"]
     assert [p["difficulty"] for p in book.manifest["puzzles"]] == ["easy", "medium", "hard"]
-    assert "24 pages" in book.warnings[0]
+    assert book.pages == 24 and book.warnings == ()
     texts = [page.extract_text() for page in reader.pages]
     assert "Test Book" in texts[0] and "How to play" in texts[1]
     for entry in book.manifest["puzzles"]:
         assert sum(t.count(entry["id"]) for t in texts) == 1
         assert entry["id"] in texts[entry["page"] - 1]
+
+
+def test_a_small_kdp_book_is_padded_to_24_pages_of_notes_and_stays_byte_identical():
+    entries = book_puzzles(SMALL_IDS, ["easy", "medium", "hard"])
+    options = BookOptions(title="Short", trim="6x9", profile="kdp")
+    book = render_book(entries, options)
+    reader = PdfReader(io.BytesIO(book.pdf))
+    assert len(reader.pages) == book.pages == book.manifest["pages"] == 24
+    kinds = book.manifest["page_kinds"]
+    assert kinds[:5] == ["title", "howto", "puzzles", "blank", "solutions"] and kinds[5:] == ["notes"] * 19
+    for page_no in range(6, 25):
+        text = reader.pages[page_no - 1].extract_text()
+        assert "Notes" in bold_runs(reader, page_no - 1)
+        assert sorted(text.split()) == sorted(["Notes", str(page_no)])  # the heading and the page number
+    assert book.warnings == ()
+    assert render_book(entries, options).pdf == book.pdf
+
+
+def test_a_longer_odd_kdp_book_gets_one_notes_page_to_make_it_even():
+    entries = (book_puzzles(SMALL_IDS, ["easy"] * 3) * 25)
+    book = render_book(entries, BookOptions(trim="6x9", profile="kdp"))
+    reader = PdfReader(io.BytesIO(book.pdf))
+    assert len(reader.pages) == book.pages > 24 and book.pages % 2 == 0
+    assert book.manifest["page_kinds"].count("notes") == 1 and book.manifest["page_kinds"][-1] == "notes"
+    assert "Notes" in reader.pages[-1].extract_text()
+
+
+def test_pnp_books_are_not_padded():
+    book = render_book(book_puzzles(SMALL_IDS, ["easy"] * 3), BookOptions(trim="6x9"))
+    reader = PdfReader(io.BytesIO(book.pdf))
+    assert len(reader.pages) == book.pages == 4
+    assert "notes" not in book.manifest["page_kinds"] and book.warnings == ()
+    assert all("Notes" not in page.extract_text() for page in reader.pages)
 
 
 def test_book_command_end_to_end(tmp_path):
