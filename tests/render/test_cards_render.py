@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from pdftext import MM_PER_PT, page_texts
 from pypdf import PdfReader
 
 from hashi_print.game.deck import load_deck
@@ -23,27 +24,12 @@ from hashi_print.render.cards import (
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
 SVG = "{http://www.w3.org/2000/svg}"
-MM_PER_PT = 25.4 / 72
 
 
 @pytest.fixture(scope="module")
 def deck():
     """The fixture deck."""
     return load_deck(FIX / "kit-fixture-deck.json")
-
-
-def texts(reader: PdfReader, page: int) -> list[tuple[str, float, float, float]]:
-    """Text items of a page: (text, x mm, y mm from the top, size pt)."""
-    height = float(reader.pages[page].mediabox.height)
-    out = []
-
-    def visit(text, cm, tm, font, size):
-        """Record one text run with its position."""
-        if text.strip():
-            out.append((text.strip(), tm[4] * MM_PER_PT, (height - tm[5]) * MM_PER_PT, size))
-
-    reader.pages[page].extract_text(visitor_text=visit)
-    return out
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -91,9 +77,9 @@ def test_pdf_fronts_and_backs_align_under_duplex(tmp_path, deck, paper):
     w, h = PAPER[paper]
     lay = card_sheet_layout(paper)
     for page in (0, 2):
-        big = [(t, x, y) for t, x, y, size in texts(reader, page) if size == 88]
+        big = [(t, x, y) for t, x, y, size in page_texts(reader, page) if size == 88]
         assert [t for t, _, _ in big] == [str(c.numeral) for c in deck.cards[page // 2 * 9:page // 2 * 9 + 9]]
-        backs = [(x, y) for t, x, y, size in texts(reader, page + 1) if t == "HASHI"]
+        backs = [(x, y) for t, x, y, size in page_texts(reader, page + 1) if t == "HASHI"]
         assert len(backs) == 9
         for k, (t, x, _) in enumerate(big):
             fx, fy, fw, fh = lay.fronts[k]
@@ -120,7 +106,7 @@ def test_printshop_pdf_has_bleed_and_trim_boxes(tmp_path, deck):
         assert trim == pytest.approx([BLEED, BLEED, BLEED + CARD_W, BLEED + CARD_H], abs=0.01)
         assert bleed == pytest.approx(media, abs=0.01)
         assert media[2] == pytest.approx(CARD_W + 2 * BLEED, abs=0.01)
-    numerals = [next(t for t, *_ , size in texts(reader, k) if size == 88) for k in range(0, 36, 2)]
+    numerals = [next(t for t, *_ , size in page_texts(reader, k) if size == 88) for k in range(0, 36, 2)]
     assert numerals == [str(c.numeral) for c in deck.cards]
 
 

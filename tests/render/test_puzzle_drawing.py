@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from hashi_print.puzzle.model import Puzzle, Solution
+from hashi_print.render.book import example_puzzle
 from hashi_print.render.canvas import SvgCanvas
 from hashi_print.render.puzzle import (
     PUZZLE_STYLE,
@@ -45,18 +45,8 @@ class Recorder:
         return [(a, k) for n, a, k in self.calls if n == name]
 
 
-def small_puzzle() -> tuple[Puzzle, Solution]:
-    """A 6x6 puzzle with single and double bridges (the book's example)."""
-    puzzle = Puzzle.build(6, 6, [(0, 0, 4), (0, 3, 4), (2, 1, 1), (2, 3, 6), (2, 5, 2), (3, 0, 4),
-                                 (4, 3, 2), (5, 0, 3), (5, 5, 2)])
-    solution = Solution.from_lists([[0, 0, 0, 3, 2], [0, 0, 3, 0, 2], [0, 3, 2, 3, 2], [2, 1, 2, 3, 1],
-                                    [2, 3, 2, 5, 1], [2, 3, 4, 3, 2], [2, 5, 5, 5, 1], [3, 0, 5, 0, 2],
-                                    [5, 0, 5, 5, 1]])
-    return puzzle, solution
-
-
 def test_each_island_is_a_circle_with_its_clue_centred():
-    puzzle, _ = small_puzzle()
+    puzzle, _ = example_puzzle()
     rec = Recorder()
     cell = 10.0
     draw_puzzle(rec, puzzle, 20.0, 30.0, cell)
@@ -73,7 +63,7 @@ def test_each_island_is_a_circle_with_its_clue_centred():
 
 
 def test_the_puzzle_shows_no_bridges_only_a_dotted_line_per_row():
-    puzzle, _ = small_puzzle()
+    puzzle, _ = example_puzzle()
     rec = Recorder()
     cell = 8.0
     draw_puzzle(rec, puzzle, 0, 0, cell)
@@ -88,7 +78,7 @@ def test_the_puzzle_shows_no_bridges_only_a_dotted_line_per_row():
 
 
 def test_the_solution_draws_every_bridge_between_island_edges():
-    puzzle, solution = small_puzzle()
+    puzzle, solution = example_puzzle()
     rec = Recorder()
     cell = 6.0
     draw_puzzle(rec, puzzle, 0, 0, cell, solution=solution, style=SOLUTION_STYLE)
@@ -118,12 +108,12 @@ def test_the_solution_draws_every_bridge_between_island_edges():
 def test_min_cell_gives_five_millimetre_islands():
     cell = min_cell_for_island(5.0)
     assert cell * PUZZLE_STYLE.island_ratio == pytest.approx(5.0)
-    puzzle, _ = small_puzzle()
+    puzzle, _ = example_puzzle()
     assert grid_size(puzzle, cell) == pytest.approx((6 * cell, 6 * cell))
 
 
 def test_svg_drawing_parses_with_one_circle_per_island():
-    puzzle, solution = small_puzzle()
+    puzzle, solution = example_puzzle()
     svg = SvgCanvas(80, 80)
     draw_puzzle(svg, puzzle, 5, 5, 10, solution=solution, style=SOLUTION_STYLE)
     root = ET.fromstring(svg.tostring().split("\n", 1)[1])

@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from pdftext import MM_PER_PT, page_texts
 from pypdf import PdfReader
 
 from hashi_print.errors import LayoutError
@@ -19,7 +20,6 @@ from hashi_print.render.sheet import render_sheet, sheet_layout
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
 SVG = "{http://www.w3.org/2000/svg}"
-MM_PER_PT = 25.4 / 72
 
 
 @pytest.fixture(scope="module")
@@ -42,18 +42,8 @@ def svg_of(tmp_path, side, deck, scoring, paper="a4") -> ET.Element:
 
 
 def texts(data: bytes, page: int = 0) -> list[tuple[str, float, float, float]]:
-    """Text items of a page: (text, x mm, y mm from the top, size pt)."""
-    reader = PdfReader(io.BytesIO(data))
-    height = float(reader.pages[page].mediabox.height)
-    out = []
-
-    def visit(text, cm, tm, font, size):
-        """Record one text run with its position."""
-        if text.strip():
-            out.append((text.strip(), tm[4] * MM_PER_PT, (height - tm[5]) * MM_PER_PT, size))
-
-    reader.pages[page].extract_text(visitor_text=visit)
-    return out
+    """Text items of a PDF page given as bytes: (text, x mm, y mm from the top, size pt)."""
+    return page_texts(PdfReader(io.BytesIO(data)), page)
 
 
 def fonts_embedded(data: bytes) -> list[bool]:
