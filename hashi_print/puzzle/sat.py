@@ -32,7 +32,6 @@ class Encoding:
     clauses: tuple[tuple[int, ...], ...]
     e1: tuple[int, ...]
     e2: tuple[int, ...]
-    top: int
 
 
 def encode(puzzle: Puzzle, mode: str = "lazy", card: str = "direct") -> Encoding:
@@ -54,7 +53,7 @@ def encode(puzzle: Puzzle, mode: str = "lazy", card: str = "direct") -> Encoding
         clauses += reachability_clauses(geo, e1, pool)
     elif mode != "lazy":
         raise ValueError(f"unknown mode {mode!r}")
-    return Encoding(tuple(tuple(c) for c in clauses), e1, e2, pool.top)
+    return Encoding(tuple(tuple(c) for c in clauses), e1, e2)
 
 
 def lane_clauses(e1: Sequence[int], e2: Sequence[int]) -> list[list[int]]:
