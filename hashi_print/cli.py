@@ -384,7 +384,7 @@ def hint_cmd(puzzle: str, state: str, as_json: bool) -> None:
 @cli.command("design")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the whole design run.")
 @click.option("--budget", type=int, default=None,
-              help="Search steps per side (the deck gets half); default: what produced the shipped files.")
+              help="Search steps per side (the deck gets 3 in 10); default: what produced the shipped files.")
 @click.option("--games", type=int, default=None, help="Strong-bot games per search candidate.")
 @click.option("--final-games", type=int, default=None, help="Games per bot and side for the final report.")
 @click.option("--workers", type=int, default=2, show_default=True, help="Processes to simulate with.")

@@ -11,24 +11,28 @@ import pytest
 from hashi_print.game.board import BoardSide, side_from_json, side_to_json
 from hashi_print.game.deck import Card, Deck, deck_from_json, scoring_from_json
 from hashi_print.game.design import (
+    SEARCH_MARGIN,
     Budget,
     base_deck,
     calibrate_six,
     curves_svg,
     deck_problems,
     design,
+    finalists,
+    goal_penalty,
     histogram_svg,
     layout_files,
     mutate_deck,
     mutate_side,
     random_side,
     rating_bands,
+    side_objective,
     side_of,
     side_problems,
     solo_tables,
     write_design,
 )
-from hashi_print.game.simulate import GameRecord, Simulation, summarise
+from hashi_print.game.simulate import GameRecord, Simulation, Summary, summarise
 
 
 def grid_side() -> BoardSide:
@@ -89,6 +93,52 @@ def test_random_and_mutated_sides_meet_every_constraint_and_load_back():
         side = mutate_side(side, rng)
         assert side_problems(side) == []
     assert side_from_json(json.loads(json.dumps(side_to_json(side)))) == side
+
+
+def test_lane_cap_is_reported_and_kept_by_search_moves():
+    side = grid_side()
+    lanes = len(side.geometry.lanes)
+    assert side_problems(side, max_lanes=lanes) == []
+    assert side_problems(side, max_lanes=lanes - 1) == [f"{lanes} lanes; at most {lanes - 1} wanted"]
+    rng = random.Random(6)
+    capped = random_side("A", 9, 9, rng, max_lanes=19)
+    assert len(capped.geometry.lanes) <= 19
+    for _ in range(5):
+        capped = mutate_side(capped, rng, max_lanes=19)
+        assert len(capped.geometry.lanes) <= 19 and side_problems(capped) == []
+
+
+def summary_with(mean: float, rates: tuple[float, float, float], forced: float = 0.0) -> Summary:
+    """A made-up summary with the given mean score, red/blue/six rates and forced skips."""
+    goals = ("red", "blue", "six")
+    return Summary(40, mean, 5.0, (mean - 3, mean, mean + 3), 10.0, dict(zip(goals, rates, strict=True)),
+                   dict.fromkeys(goals), 4.0, forced, 30.0)
+
+
+def test_goal_penalty_counts_distance_outside_the_band():
+    assert goal_penalty(summary_with(30, (0.5, 0.2, 0.8))) == 0
+    assert goal_penalty(summary_with(30, (0.1, 0.5, 0.95))) == pytest.approx(0.1 + 0.15)
+    assert goal_penalty(summary_with(30, (0.5, 0.2, 0.8)), margin=0.05) == pytest.approx(0.1)
+
+
+def test_side_objective_prefers_rates_inside_the_band_and_a_clear_strong_edge():
+    inside = summary_with(36, (0.5, 0.5, 0.6))
+    six_too_often = summary_with(38, (0.5, 0.5, 0.9))
+    assert side_objective(inside, None) > side_objective(six_too_often, None)
+    # Side B aims at a target mean rather than the highest one.
+    assert side_objective(summary_with(30, (0.5, 0.5, 0.5)), 30) > side_objective(inside, 30)
+    # A rate just inside 20-80 % still pays for the search margin.
+    edge_rate = 0.8 - SEARCH_MARGIN / 2
+    assert side_objective(summary_with(36, (0.5, 0.5, edge_rate)), None) < side_objective(inside, None)
+    close_greedy, far_greedy = summary_with(34, (0.3, 0.3, 0.3)), summary_with(24, (0.3, 0.3, 0.3))
+    assert side_objective(inside, None, close_greedy) < side_objective(inside, None, far_greedy)
+    assert side_objective(inside, None, far_greedy) == side_objective(inside, None)
+
+
+def test_finalists_are_the_best_distinct_candidates():
+    a, b, c = (random_side("A", 9, 9, random.Random(k)) for k in (1, 2, 3))
+    measured = [(5.0, 1, a), (9.0, 2, b), (9.0, 3, b), (7.0, 4, c), (1.0, 5, a)]
+    assert finalists(measured) == [(2, b), (4, c), (1, a)]
 
 
 def test_random_side_is_deterministic():
