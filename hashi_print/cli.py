@@ -396,7 +396,7 @@ def design_cmd(seed: int, budget: int | None, games: int | None, final_games: in
     """Design sides A and B, the deck, bonus values and solo tables by simulation; write a report."""
     import time
 
-    from hashi_print.game.design import budget_from, design, write_design
+    from hashi_print.game.design import budget_from, design, objective_problems, write_design
     from hashi_print.game.simulate import RichProgress
 
     started = time.monotonic()
@@ -408,6 +408,8 @@ def design_cmd(seed: int, budget: int | None, games: int | None, final_games: in
         bar.stop()
     for path in write_design(result, out_dir, write_layouts, time.monotonic() - started):
         click.echo(path)
+    for problem in objective_problems(result):
+        click.echo(f"warning: design objective not met: {problem}", err=True)
 
 
 def main() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 
 import pytest
 
@@ -13,6 +14,7 @@ from hashi_print.game.deck import Card, Deck, deck_from_json, scoring_from_json
 from hashi_print.game.design import (
     SEARCH_MARGIN,
     Budget,
+    DesignResult,
     base_deck,
     calibrate_six,
     curves_svg,
@@ -24,6 +26,8 @@ from hashi_print.game.design import (
     layout_files,
     mutate_deck,
     mutate_side,
+    objective_problems,
+    provisional_scoring,
     random_side,
     rating_bands,
     side_objective,
@@ -169,6 +173,30 @@ def fake_sim(turns: dict[str, list[int | None]], scores: list[int]) -> Simulatio
     return Simulation({"strong": recs}, {"strong": summarise(recs)})
 
 
+def bots_sim(strong: list[int], greedy: list[int], reached: dict[str, int]) -> Simulation:
+    """Strong and greedy records; the strong bot reaches each goal in its first `reached[goal]` games."""
+    recs = {}
+    for bot, scores in (("strong", strong), ("greedy", greedy)):
+        rows = []
+        for k, score in enumerate(scores):
+            goals = tuple((g, 10) for g, n in reached.items() if bot == "strong" and k < n)
+            rows.append(GameRecord(k, bot, score, score // 2, goals, 0, 0, 0, 20, (0, 3)))
+        recs[bot] = tuple(rows)
+    return Simulation(recs, {b: summarise(r) for b, r in recs.items()})
+
+
+def test_objective_problems_name_each_missed_objective():
+    side_a = bots_sim([40] * 10, [30] * 10, {"red": 5, "blue": 5, "six": 5})
+    side_b = bots_sim([30] * 10, [25] * 10, {"red": 3, "blue": 3, "six": 3})
+    result = DesignResult({}, base_deck(), provisional_scoring(), (), {"A": side_a, "B": side_b}, {}, {}, 1,
+                          Budget())
+    assert objective_problems(result) == []
+    hard_b = bots_sim([38] * 10, [36] * 10, {"red": 1, "blue": 3, "six": 9})
+    assert objective_problems(replace(result, final={"A": side_a, "B": hard_b})) == [
+        "side B: red reached in 10% of strong games", "side B: six reached in 90% of strong games",
+        "side B: strong bot only 1.056x greedy", "side A / side B mean 1.053, below 1.15"]
+
+
 def test_solo_tables_use_quartile_turns():
     # red turns 10, 12, 14, 16: quartiles 11.5, 13, 14.5, rounded up in the player's favour.
     sim = fake_sim({"red": [10, 12, 14, 16, None], "blue": [None] * 5, "six": [8, 8, 8, 8, 8]},
@@ -218,10 +246,13 @@ def test_tiny_design_is_deterministic_and_writes_a_report(tmp_path):
     written = write_design(one, str(tmp_path))
     report = (tmp_path / "design.md").read_text()
     assert "strong" in report and f"**{scoring.bonus['six'][0]}**" in report
+    assert "- Objectives: " in report
+    assert {r.setup for r in one.solo["B"].records["strong"]} <= {
+        (i, v) for i, isl in enumerate(side_from_json(json.loads(files["side-b.json"])).islands)
+        if isl.flag is None for v in (3, 4)}
     for path in written:
         if path.endswith(".svg"):
             ET.parse(path)
-
 
 
 def test_design_command_writes_report_and_layouts(tmp_path):
