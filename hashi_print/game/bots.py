@@ -434,34 +434,34 @@ def _lanes_capacity(side: BoardSide, island: int) -> tuple[int, int]:
     return len(lanes), sum(len(geo.crossings[k]) for k in lanes)
 
 
+def _best_setup(side: BoardSide, values: tuple[int, ...],
+                worth: Callable[[int, int], float]) -> tuple[int, int]:
+    """The (unflagged island, value) with the highest worth; the first one on a tie."""
+    choices = [(i, v) for i, isl in enumerate(side.islands) if isl.flag is None for v in values]
+    return max(choices, key=lambda c: worth(*c))
+
+
 def hostile_setup(side: BoardSide, context: Context) -> tuple[int, int]:
     """The left-hand neighbour's choice: a 4 (or 3) where it is hardest to complete."""
-    best = None
-    for i, isl in enumerate(side.islands):
-        if isl.flag is not None:
-            continue
+
+    def hurt(i: int, value: int) -> float:
+        """How hard the numeral is to complete there: few lanes, many crossings."""
         lanes, crossed = _lanes_capacity(side, i)
-        for value in (3, 4):
-            hurt = value / (2 * lanes) + 0.05 * crossed
-            if best is None or hurt > best[0]:
-                best = (hurt, i, value)
-    assert best is not None
-    return best[1], best[2]
+        return value / (2 * lanes) + 0.05 * crossed
+
+    return _best_setup(side, (3, 4), hurt)
 
 
 def kind_setup(side: BoardSide, context: Context) -> tuple[int, int]:
     """The solo player's own choice: a 3 on a well-connected island next to flags."""
-    best = None
-    for i, isl in enumerate(side.islands):
-        if isl.flag is not None:
-            continue
+
+    def ease(i: int, value: int) -> float:
+        """How easy the numeral is to complete there: many lanes, few crossings, flags nearby."""
         lanes, crossed = _lanes_capacity(side, i)
         flags = sum(1 for j in side.geometry.neighbours(i) if side.islands[j].flag)
-        ease = lanes - 0.1 * crossed + 0.5 * flags
-        if best is None or ease > best[0]:
-            best = (ease, i, 3)
-    assert best is not None
-    return best[1], best[2]
+        return lanes - 0.1 * crossed + 0.5 * flags
+
+    return _best_setup(side, (3,), ease)
 
 
 def random_setup(side: BoardSide, context: Context) -> tuple[int, int]:

@@ -413,13 +413,15 @@ def _json_record(obj: dict, source: str, side: BoardSide) -> Record:
     return Record(source, side, player if isinstance(player, str) else None, setup, tuple(turns))
 
 
+def _head_lines(header: str, side: BoardSide, player: str | None, side_text: str | None) -> list[str]:
+    """The first lines of a sheet or record: the header, the side (or `side_text`) and the player."""
+    return [header, side_text or f"side {side.name}"] + ([f"player {player}"] if player else [])
+
+
 def format_sheet(sheet: Sheet, side_text: str | None = None) -> str:
     """Write a finished sheet in the `hashi-sheet 1` text form (`side_text` replaces `side NAME`)."""
-    side = sheet.side
-    label = [i.label for i in side.islands]
-    lines = [SHEET_HEADER, side_text or f"side {side.name}"]
-    if sheet.player:
-        lines.append(f"player {sheet.player}")
+    label = [i.label for i in sheet.side.islands]
+    lines = _head_lines(SHEET_HEADER, sheet.side, sheet.player, side_text)
     lines.append("numbers " + " ".join(f"{label[i]}{v}" for i, v, _ in sheet.numbers))
     lines.append("bridges " + " ".join(f"{label[a]}-{label[b]}" for a, b, _ in sheet.bridges))
     if sheet.circled is not None:
@@ -433,11 +435,8 @@ def format_sheet(sheet: Sheet, side_text: str | None = None) -> str:
 
 def format_record(record: Record, side_text: str | None = None) -> str:
     """Write a game record in the `hashi-record 1` text form (`side_text` replaces `side NAME`)."""
-    side = record.side
-    label = [i.label for i in side.islands]
-    lines = [RECORD_HEADER, side_text or f"side {side.name}"]
-    if record.player:
-        lines.append(f"player {record.player}")
+    label = [i.label for i in record.side.islands]
+    lines = _head_lines(RECORD_HEADER, record.side, record.player, side_text)
     if record.setup is not None:
         lines.append(f"setup {label[record.setup[0]]}{record.setup[1]}")
     for t in record.turns:
