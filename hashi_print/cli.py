@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from contextlib import closing
 
 import click
 
@@ -12,6 +13,7 @@ from hashi_print.errors import HashiError
 
 EXIT_BROKEN_RULE = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
 
 
 class HashiGroup(click.Group):
@@ -253,10 +255,20 @@ def score_cmd(sheets: tuple[str, ...], layout: str | None, deck_file: str | None
               help="PDF to write [default: output/hashi-book-<trim>.pdf].")
 @click.option("--manifest", type=click.Path(dir_okay=False), default=None,
               help="Also write a JSON list of each puzzle's number, page, ID and solution.")
+@click.option("--from-bank", "bank_file", type=click.Path(dir_okay=False), default=None,
+              help="Take --count puzzles no book has used from this bank (of --difficulty and --size when "
+                   "given), in stored order, instead of generating; needs --mark-used.")
+@click.option("--mark-used", "mark_used", default=None, metavar="NAME",
+              help="With --from-bank: record in the bank that the book NAME used its puzzles, in the same "
+                   "step that writes the book, so no later book gets them.")
 def book(count: int, size: str, sizes: str | None, difficulty: str, density: str | None, seed: int,
          from_file: str | None, trim: str, profile: str, order: str, title: str, crop_marks: bool,
-         out: str | None, manifest: str | None) -> None:
+         out: str | None, manifest: str | None, bank_file: str | None, mark_used: str | None) -> None:
     """Make a print-ready PDF puzzle book: title, how to play, numbered puzzles, solutions at the back."""
+    if bank_file or mark_used:
+        _book_from_bank(bank_file, mark_used, count, size, sizes, difficulty, trim, profile, order, title,
+                        crop_marks, out, manifest)
+        return
     from hashi_print.files import write_atomic
     from hashi_print.render.book import (
         BookOptions,
@@ -410,6 +422,186 @@ def design_cmd(seed: int, budget: int | None, games: int | None, final_games: in
         click.echo(path)
     for problem in objective_problems(result):
         click.echo(f"warning: design objective not met: {problem}", err=True)
+
+
+def _book_from_bank(bank_file: str | None, name: str | None, count: int, size: str, sizes: str | None,
+                    difficulty: str, trim: str, profile: str, order: str, title: str, crop_marks: bool,
+                    out: str | None, manifest: str | None) -> None:
+    """Make a book of never-used bank puzzles and mark them used by it, all in one transaction."""
+    from hashi_print.bank.store import check_book_name, draw_unused, open_bank, record_book
+    from hashi_print.errors import BankError
+    from hashi_print.render.book import BookOptions, BookPuzzle, check_sizes_fit, parse_size, render_book
+
+    if not bank_file or not name:
+        raise BankError("--from-bank FILE and --mark-used NAME go together: the bank records which book "
+                        "used its puzzles so that no later book prints them again")
+    if sizes:
+        raise BankError("--sizes does not apply to --from-bank; use --size to pick one size, or none for any")
+    ctx = click.get_current_context()
+    size_given = ctx.get_parameter_source("size") != click.core.ParameterSource.DEFAULT
+    grid = parse_size(size) if size_given else None
+    grade = None if difficulty == "mixed" else difficulty
+    with closing(open_bank(bank_file)) as conn:
+        check_book_name(conn, name)
+        drawn = draw_unused(conn, count, grade, grid)
+        check_sizes_fit(sorted({(p.puzzle.width, p.puzzle.height) for p in drawn}), trim, profile)
+        puzzles = [BookPuzzle(p.puzzle, p.solution, p.grade, p.tatham_id, p.seed) for p in drawn]
+        options = BookOptions(title=title, trim=trim, profile=profile, order=order, crop_marks=crop_marks,
+                              note=f"made with hashi-print · {name}")
+        result = render_book(puzzles, options)
+        path = out or f"output/hashi-book-{trim}.pdf"
+        files = [(path, result.pdf)]
+        if manifest:
+            files.append((manifest, json.dumps(result.manifest, indent=1) + "\n"))
+        record_book(conn, name, drawn, files)
+    click.echo(f"{path}  {len(puzzles)} puzzles from {bank_file}, marked used by {name.strip()!r}, "
+               f"{result.pages} pages ({trim}, {profile})")
+
+
+# --- the puzzle bank -------------------------------------------------------------------------
+
+@cli.group()
+def bank() -> None:
+    """Keep a bank of graded, proven-unique puzzles in SQLite and never print one twice.
+
+    Fill it on every core or on a Dask cluster, look at what it holds, export it, and make books
+    from it with `hashi-print book --from-bank`.
+    """
+
+
+@bank.command("fill")
+@click.option("--db", required=True, type=click.Path(dir_okay=False),
+              help="The bank's SQLite file (made if new).")
+@click.option("--size", default="10x10", show_default=True, help="Grid size WxH of every puzzle (5 to 40).")
+@click.option("--difficulty", type=click.Choice(["easy", "medium", "hard", "expert"]), default="medium",
+              show_default=True, help="The exact grade every puzzle must have.")
+@click.option("--count", type=int, required=True,
+              help="How many puzzles this fill (this seed, size, grade and density) should hold in the end; "
+                   "run the same command again to continue an interrupted fill.")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Every puzzle's seed derives from it and its index: same seed, same puzzles.")
+@click.option("--density", default=None, help="Fraction of cells that are islands (0.05-0.4), or "
+                                               "sparse, normal, dense [default: 0.2].")
+@click.option("--workers", type=int, default=None,
+              help="Local worker processes [default: one per core]. Not used with --scheduler.")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+              help="Run on the Dask cluster of this scheduler instead of local processes.")
+def bank_fill(db: str, size: str, difficulty: str, count: int, seed: int, density: str | None,
+              workers: int | None, scheduler: str | None) -> None:
+    """Generate puzzles into a bank in parallel; duplicates under symmetry are never stored twice."""
+    from hashi_print.bank.executors import DaskCluster, LocalPool
+    from hashi_print.bank.fill import check_count, fill, make_spec
+    from hashi_print.bank.store import fill_state, open_bank
+    from hashi_print.render.book import parse_size
+
+    spec = make_spec(*parse_size(size), difficulty, seed, density)
+    check_count(count)
+    executor = DaskCluster(scheduler) if scheduler else LocalPool(workers)
+    with closing(open_bank(db, create=True)) as conn:
+        bar = _FillBar(count, f"{difficulty} {spec.width}x{spec.height}")
+        try:
+            with bar:
+                report = fill(conn, spec, count, executor, progress=bar.update)
+        except KeyboardInterrupt:
+            kept = fill_state(conn, spec).stored
+            click.echo(f"hashi-print: interrupted; {db} keeps {kept} puzzle(s) of this fill; "
+                       "run the same command again to continue", err=True)
+            click.get_current_context().exit(EXIT_INTERRUPTED)
+    done = report.state
+    click.echo(f"{db}: {done.stored} {difficulty} {spec.width}x{spec.height} puzzles of seed {seed} "
+               f"({report.added} new, {report.duplicates} symmetric duplicate(s) skipped) in "
+               f"{report.seconds:.1f} s, {report.rate:.2f} puzzles/s on {executor.describe()}")
+
+
+class _FillBar:
+    """A rich progress bar on stderr for a fill: stored of wanted, rate of this run, time left."""
+
+    def __init__(self, total: int, what: str):
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"),
+                                 TimeRemainingColumn(), console=Console(stderr=True), redirect_stdout=False,
+                                 redirect_stderr=False)
+        self.task = self.progress.add_task(what, total=total, rate="")
+        self.shown = False
+        self.started = 0.0
+
+    def __enter__(self):
+        import time
+
+        self.started = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        self.progress.stop()
+
+    def update(self, state, added: int) -> None:
+        """Show how many puzzles the fill holds and how fast this run adds them (from the first batch on)."""
+        import time
+
+        if not self.shown:
+            self.shown = True
+            self.progress.start()
+        rate = added / max(time.perf_counter() - self.started, 1e-9)
+        dups = f", {state.duplicates} dup" if state.duplicates else ""
+        self.progress.update(self.task, completed=state.stored, rate=f"{rate:.1f} puzzles/s{dups}")
+
+
+@bank.command("stats")
+@click.option("--db", required=True, type=click.Path(dir_okay=False), help="The bank's SQLite file.")
+@click.option("--json", "as_json", is_flag=True, help="Print one hashi-bank-stats/1 JSON object.")
+def bank_stats_cmd(db: str, as_json: bool) -> None:
+    """Count the bank's puzzles by size and grade, used and unused, and list the books made from it."""
+    from hashi_print.bank.store import bank_stats, open_bank
+
+    with closing(open_bank(db)) as conn:
+        stats = bank_stats(conn)
+    if as_json:
+        emit_json(stats.to_json())
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{db}: {stats.puzzles} puzzles, {stats.puzzles - stats.used} unused")
+    for col in ("size", "grade", "puzzles", "used", "unused"):
+        table.add_column(col, justify="left" if col in ("size", "grade") else "right")
+    for g in stats.groups:
+        table.add_row(f"{g.width}x{g.height}", g.grade, str(g.puzzles), str(g.used), str(g.puzzles - g.used))
+    console = Console(width=100)
+    console.print(table)
+    for b in stats.books:
+        console.print(f"book {b.name!r}: {b.puzzles} puzzles ({b.made_at})", markup=False)
+
+
+@bank.command("export")
+@click.option("--db", required=True, type=click.Path(dir_okay=False), help="The bank's SQLite file.")
+@click.option("--format", "fmt", type=click.Choice(["tatham", "puzzlink", "json"]), default="tatham",
+              show_default=True,
+              help="Tatham IDs, puzz.link URLs, or hashi-puzzle/1 JSON lines with the solution.")
+def bank_export(db: str, fmt: str) -> None:
+    """Print every puzzle of the bank, one a line, in the order they were stored."""
+    from hashi_print.bank.store import open_bank, stored_puzzles
+    from hashi_print.puzzle.formats import format_puzzlink, puzzle_to_json
+
+    with closing(open_bank(db)) as conn:
+        for sp in stored_puzzles(conn):
+            if fmt == "tatham":
+                click.echo(sp.tatham_id)
+            elif fmt == "puzzlink":
+                click.echo(format_puzzlink(sp.puzzle))
+            else:
+                emit_json(puzzle_to_json(sp.puzzle, sp.solution, sp.grade, sp.seed)
+                          | {"techniques": list(sp.techniques), "fill_seed": sp.fill_seed, "index": sp.index,
+                             "key": sp.key, "book": sp.book})
 
 
 def main() -> None:

@@ -57,3 +57,7 @@ class RuleError(HashiError):
 
 class LayoutError(HashiError):
     """A board side, deck or scoring file breaks its format's constraints."""
+
+
+class BankError(HashiError):
+    """A puzzle bank cannot be opened, is busy, or cannot give what was asked of it."""

@@ -1,0 +1,189 @@
+"""Where the generator runs: a pool of local processes, or the workers of a Dask cluster.
+
+Both keep a bounded number of tasks in flight, ask `next_index` for more whenever a slot is free, and
+yield (index, result) pairs in the order the tasks finish; the caller puts them back in index order.
+Dask is imported only by `DaskCluster`, so the local pool works without it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+
+from hashi_print.errors import BankError
+
+log = logging.getLogger(__name__)
+
+Task = Callable[[object, int], object]
+NextIndex = Callable[[], int | None]
+MAX_WORKERS = 256
+# A pool whose workers die this many times in a row without finishing a task is not restarted again.
+MAX_RESTARTS = 3
+ORPHAN_CHECK_SECONDS = 1.0
+
+
+def default_workers() -> int:
+    """Return the number of cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def _worker_setup(parent: int) -> None:
+    """Leave Ctrl-C to the parent (it saves the finished puzzles, then stops us), and die with it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """End this worker once its parent is gone (killed with -9, say) instead of waiting forever."""
+    while os.getppid() == parent:
+        time.sleep(ORPHAN_CHECK_SECONDS)
+    os._exit(1)
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    """Start a pool of worker processes that ignore Ctrl-C and end with this process."""
+    return ProcessPoolExecutor(workers, initializer=_worker_setup, initargs=(os.getpid(),))
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Shut a pool down at once, ending the workers' running tasks too."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    terminate = getattr(pool, "terminate_workers", None)
+    if terminate is not None:
+        terminate()
+        return
+    # Before Python 3.14 a running task cannot be cancelled; end its process instead.
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+
+
+class LocalPool:
+    """Processes on this machine, `workers` of them (default: every core)."""
+
+    def __init__(self, workers: int | None = None):
+        workers = default_workers() if workers is None else workers
+        if not 1 <= workers <= MAX_WORKERS:
+            raise BankError(f"--workers {workers}: use 1 to {MAX_WORKERS} processes")
+        self.workers = workers
+
+    def describe(self) -> str:
+        """Say where the work runs."""
+        return f"{self.workers} local worker{'s' if self.workers != 1 else ''}"
+
+    def completed(self, task: Task, spec: object, next_index: NextIndex) -> Iterator[tuple[int, object]]:
+        """Run task(spec, index) for each index handed out, yielding (index, result) as they finish.
+
+        When a worker process dies (killed, out of memory), the pool is restarted and the tasks that
+        were in flight run again: their results do not depend on which process computes them.
+        """
+        window = 2 * self.workers
+        retry: deque[int] = deque()
+        pool = _new_pool(self.workers)
+        inflight: dict = {}
+        restarts = 0
+        finished = False
+        try:
+            while True:
+                while len(inflight) < window:
+                    index = retry.popleft() if retry else next_index()
+                    if index is None:
+                        break
+                    inflight[pool.submit(task, spec, index)] = index
+                if not inflight:
+                    finished = True
+                    return
+                done, _ = wait(inflight, return_when=FIRST_COMPLETED)
+                try:
+                    results = [(inflight[f], f.result()) for f in sorted(done, key=inflight.get)]
+                except BrokenProcessPool:
+                    restarts += 1
+                    if restarts > MAX_RESTARTS:
+                        raise BankError("the worker processes keep dying (out of memory?); the puzzles "
+                                        "finished so far are stored, run the same command to go on") from None
+                    log.warning("a worker process died; restarting the pool and redoing %d puzzle(s)",
+                                len(inflight))
+                    retry.extend(sorted(inflight.values()))
+                    inflight.clear()
+                    _stop(pool)
+                    pool = _new_pool(self.workers)
+                    continue
+                restarts = 0
+                for future in done:
+                    del inflight[future]
+                yield from results
+        finally:
+            if finished:
+                pool.shutdown()
+            else:
+                _stop(pool)
+
+
+class DaskCluster:
+    """The workers of a running Dask distributed cluster, reached through its scheduler's address."""
+
+    def __init__(self, address: str, timeout: float = 20.0):
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise BankError("--scheduler needs Dask's distributed scheduler; install it with "
+                            "pip install 'hashi-print[cluster]'") from None
+        if "://" not in address:
+            address = f"tcp://{address}"
+        self.address = address
+        self.timeout = timeout
+
+    def describe(self) -> str:
+        """Say where the work runs."""
+        return f"the Dask cluster at {self.address}"
+
+    def _connect(self):
+        """Return a client of the scheduler, or raise BankError naming the address."""
+        from distributed import Client
+
+        try:
+            return Client(self.address, timeout=self.timeout, set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as err:
+            raise BankError(f"cannot reach the Dask scheduler at {self.address}: {err}") from None
+
+    def completed(self, task: Task, spec: object, next_index: NextIndex) -> Iterator[tuple[int, object]]:
+        """Run task(spec, index) on the cluster's workers, yielding (index, result) as they finish.
+
+        The scheduler itself reruns the tasks of a worker that dies; losing the scheduler ends the run.
+        """
+        from distributed import as_completed
+
+        client = self._connect()
+        try:
+            window = 2 * max(1, sum(client.nthreads().values()))
+            inflight: dict[str, int] = {}
+            running = as_completed(loop=client.loop)
+
+            def top_up() -> None:
+                """Submit tasks until the window is full or no index is handed out."""
+                while len(inflight) < window and (index := next_index()) is not None:
+                    future = client.submit(task, spec, index, pure=False)
+                    inflight[future.key] = index
+                    running.add(future)
+
+            top_up()
+            try:
+                for future in running:
+                    index = inflight.pop(future.key)
+                    result = future.result()
+                    yield index, result
+                    top_up()
+            except (CancelledError, OSError, TimeoutError) as err:
+                raise BankError(f"lost the Dask cluster at {self.address} ({type(err).__name__}); the "
+                                "puzzles finished so far are stored, run the same command to go on") from None
+        finally:
+            client.close()
