@@ -160,9 +160,9 @@ def _sheet_options(func):
         click.option("--layout", type=click.Path(dir_okay=False),
                      help="A hashi-side/1 file to use instead of the side the sheet names."),
         click.option("--deck", "deck_file", type=click.Path(dir_okay=False),
-                     help="A hashi-deck/1 file (default: layouts/deck.json)."),
+                     help="A hashi-deck/1 file (default: the designed deck)."),
         click.option("--scoring", "scoring_file", type=click.Path(dir_okay=False),
-                     help="A hashi-scoring/1 file (default: layouts/scoring.json)."),
+                     help="A hashi-scoring/1 file (default: the designed scoring)."),
         click.option("--partial-bridges", "partial", is_flag=True,
                      help="House rule: a turn may draw fewer bridges than its card shows."),
         click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
@@ -203,14 +203,14 @@ def score_cmd(sheets: tuple[str, ...], layout: str | None, deck_file: str | None
     from hashi_print.game.board import load_side
     from hashi_print.sheets.validate import (
         default_deck,
-        required_scoring,
+        default_scoring,
         score_players,
         score_table_rows,
         validate_file,
     )
 
     side = load_side(layout) if layout else None
-    scoring = required_scoring(scoring_file)
+    scoring = default_scoring(scoring_file)
     deck = default_deck(deck_file)
     result = score_players([validate_file(s, side, deck, scoring, partial) for s in sheets], scoring)
     if as_json:
@@ -294,9 +294,9 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="File to write (default: output/sheet-SIDE-PAPER.FORMAT).")
 @click.option("--deck", "deck_file", type=click.Path(dir_okay=False),
-              help="A hashi-deck/1 file for the card strip (default: layouts/deck.json).")
+              help="A hashi-deck/1 file for the card strip (default: the designed deck).")
 @click.option("--scoring", "scoring_file", type=click.Path(dir_okay=False),
-              help="A hashi-scoring/1 file for the bonus boxes (default: layouts/scoring.json).")
+              help="A hashi-scoring/1 file for the bonus boxes (default: the designed scoring).")
 def sheet(side: str | None, layout: str | None, paper: str, fmt: str, out: str | None, deck_file: str | None,
           scoring_file: str | None) -> None:
     """Print a score sheet for side A or B, or for a board of your own (--layout FILE)."""
@@ -387,15 +387,20 @@ def hint_cmd(puzzle: str, state: str, as_json: bool) -> None:
 @click.option("--workers", type=int, default=2, show_default=True, help="Processes to simulate with.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output/design",
               show_default=True)
-@click.option("--write-layouts", is_flag=True, help="Also overwrite layouts/*.json with the result.")
+@click.option("--write-layouts", "layouts_to", is_flag=False, flag_value="", default=None, metavar="[FOLDER]",
+              help="Also write side-a.json, side-b.json, deck.json and scoring.json into FOLDER "
+                   "(without FOLDER: the layouts/ folder of the checkout you run it in).")
 def design_cmd(seed: int, budget: int | None, games: int | None, final_games: int | None, workers: int,
-               out_dir: str, write_layouts: bool) -> None:
+               out_dir: str, layouts_to: str | None) -> None:
     """Design sides A and B, the deck, bonus values and solo tables by simulation; write a report."""
     import time
 
+    from hashi_print.files import check_writable, layouts_folder
     from hashi_print.game.design import budget_from, design, objective_problems, write_design
     from hashi_print.game.simulate import RichProgress
 
+    check_writable(out_dir)
+    layouts_dir = None if layouts_to is None else str(check_writable(layouts_folder(layouts_to)))
     started = time.monotonic()
     bar = RichProgress("designing")
     try:
@@ -403,7 +408,7 @@ def design_cmd(seed: int, budget: int | None, games: int | None, final_games: in
                         progress=bar.update)
     finally:
         bar.stop()
-    for path in write_design(result, out_dir, write_layouts, time.monotonic() - started):
+    for path in write_design(result, out_dir, layouts_dir, time.monotonic() - started):
         click.echo(path)
     for problem in objective_problems(result):
         click.echo(f"warning: design objective not met: {problem}", err=True)

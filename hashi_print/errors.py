@@ -55,6 +55,10 @@ class RuleError(HashiError):
         )
 
 
+class OutputError(HashiError):
+    """A file or folder cannot be written where the user asked (checked before long work starts)."""
+
+
 class LayoutError(HashiError):
     """A board side, deck or scoring file breaks its format's constraints."""
 
