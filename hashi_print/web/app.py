@@ -18,7 +18,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from hashi_print.errors import HashiError
-from hashi_print.puzzle.model import DIFFICULTIES
+from hashi_print.puzzle.model import GRADES
 from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES, MODES
 from hashi_print.web import tasks
 from hashi_print.web.pool import WorkPool
@@ -191,7 +191,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def generate(body: dict) -> object:
         return await pool.run(tasks.generate_task, int_field(body, "width", 5, tasks.MAX_GENERATE_SIDE),
                               int_field(body, "height", 5, tasks.MAX_GENERATE_SIDE),
-                              choice_field(body, "difficulty", DIFFICULTIES, "medium"), seed_field(body))
+                              choice_field(body, "difficulty", tuple(GRADES), "medium"), seed_field(body))
 
     async def validate(body: dict) -> object:
         return await pool.run(tasks.validate_task, text_field(body, "text"))

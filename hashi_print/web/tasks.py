@@ -51,9 +51,9 @@ def read_web_puzzle(text: str) -> Puzzle:
             if any(len(n) > 4 or int(n) > MAX_SIDE for n in match.groups() if n):
                 raise PuzzleError(f"puzzles here are at most {MAX_SIDE}x{MAX_SIDE}")
     puzzle = parse_puzzle(text, "puzzle")
-    if puzzle.width > MAX_SIDE or puzzle.height > MAX_SIDE:
+    if puzzle.cols > MAX_SIDE or puzzle.rows > MAX_SIDE:
         raise PuzzleError(f"puzzles here are at most {MAX_SIDE}x{MAX_SIDE}, "
-                          f"this one is {puzzle.width}x{puzzle.height}")
+                          f"this one is {puzzle.cols}x{puzzle.rows}")
     return puzzle
 
 
@@ -74,7 +74,7 @@ def puzzle_view(text: str) -> dict:
     names = island_names(puzzle)
     return {
         "id": format_tatham_id(puzzle),
-        "width": puzzle.width, "height": puzzle.height, "rows": puzzle.height, "cols": puzzle.width,
+        "width": puzzle.cols, "height": puzzle.rows, "rows": puzzle.rows, "cols": puzzle.cols,
         "islands": [{"row": i.row, "col": i.col, "clue": i.clue, "name": names[k]}
                     for k, i in enumerate(puzzle.islands)],
         "lanes": [{"a": ln.a, "b": ln.b, "horizontal": ln.horizontal,
@@ -183,7 +183,7 @@ def generate_task(width: int, height: int, difficulty: str, seed: int) -> dict:
     if not (5 <= width <= MAX_GENERATE_SIDE and 5 <= height <= MAX_GENERATE_SIDE):
         raise PuzzleError(f"width and height go from 5 to {MAX_GENERATE_SIDE} here")
     made = generate(width, height, difficulty, random.Random(seed))
-    return {"puzzle": format_tatham_id(made.puzzle), "grade": made.difficulty, "seed": seed}
+    return {"puzzle": format_tatham_id(made.puzzle), "grade": str(made.grade), "seed": seed}
 
 
 def validate_task(text: str) -> dict:

@@ -108,7 +108,7 @@ class Play:
         self.geo = self.puzzle.geometry
 
     def at(self, row: float, col: float) -> tuple[float, float]:
-        return cell_point(self.page, "#board", self.puzzle.height, self.puzzle.width, row, col)
+        return cell_point(self.page, "#board", self.puzzle.rows, self.puzzle.cols, row, col)
 
     def island_xy(self, i: int) -> tuple[float, float]:
         return self.at(*self.geo.positions[i])
