@@ -7,6 +7,7 @@ from pathlib import Path
 from hashi_print.errors import LayoutError
 from hashi_print.game.deck import GOALS, Scoring
 from hashi_print.render.canvas import PAPER, Canvas, PdfCanvas, SvgCanvas, draw_paragraph
+from hashi_print.render.preflight import home_sheet
 from hashi_print.render.sheet import FLAG_COLORS, INK
 
 GOAL_NAMES = {"red": "Red flags", "blue": "Blue flags", "six": "Six joined"}
@@ -114,11 +115,11 @@ def render_solo(scoring: Scoring, paper: str, fmt: str, out: str | Path) -> Path
         raise LayoutError(f"unknown paper {paper!r}; use a4 or letter")
     w, h = PAPER[paper]
     if fmt == "pdf":
-        cv = PdfCanvas(out, w, h, title="Hashi solo table")
+        cv = PdfCanvas(out, w, h, title="Hashi solo table", preflight=home_sheet(w, h))
         draw_solo(cv, scoring)
         cv.save()
     else:
-        svg = SvgCanvas(w, h, title="Hashi solo table")
+        svg = SvgCanvas(w, h, title="Hashi solo table", preflight=home_sheet(w, h))
         draw_solo(svg, scoring)
         svg.save(out)
     return Path(out)
