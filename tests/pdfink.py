@@ -17,7 +17,7 @@ MM = 25.4 / 72
 
 @dataclass(frozen=True)
 class Glyphs:
-    """One shown string: its text, size in points, font, and box (left, top, right, bottom) in mm from top-left."""
+    """One shown string: text, size in points, font, and box (left, top, right, bottom) in mm."""
 
     text: str
     size: float
@@ -94,8 +94,9 @@ def page_ink(reader: PdfReader, index: int) -> tuple[list[Glyphs], list[Ink]]:
         """Bounding box in mm, grown by pad points."""
         xs = [p[0] for p in points]
         ys = [p[1] for p in points]
-        (l, t), (r, b) = to_mm(min(xs) - pad, max(ys) + pad), to_mm(max(xs) + pad, min(ys) - pad)
-        return l, t, r, b
+        left, top = to_mm(min(xs) - pad, max(ys) + pad)
+        right, bottom = to_mm(max(xs) + pad, min(ys) - pad)
+        return left, top, right, bottom
 
     for operands, op in content.operations:
         op = op.decode() if isinstance(op, bytes) else op
@@ -121,7 +122,8 @@ def page_ink(reader: PdfReader, index: int) -> tuple[list[Glyphs], list[Ink]]:
             path += [_apply(ctm, vals[i], vals[i + 1]) for i in (0, 2)]
         elif op == "re":
             x, y, w, h = (float(v) for v in operands)
-            path += [_apply(ctm, x, y), _apply(ctm, x + w, y + h), _apply(ctm, x + w, y), _apply(ctm, x, y + h)]
+            path += [_apply(ctm, x, y), _apply(ctm, x + w, y + h), _apply(ctm, x + w, y),
+                     _apply(ctm, x, y + h)]
         elif op in ("S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n"):
             if path and op != "n":
                 stroked = op in ("S", "s", "B", "B*", "b", "b*")

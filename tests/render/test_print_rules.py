@@ -7,13 +7,13 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from pdfink import edge_gaps, page_ink, page_size_mm
 from pypdf import PdfReader
 
 from hashi_print.errors import LayoutError
 from hashi_print.render.canvas import PdfCanvas, SvgCanvas
 from hashi_print.render.kit import build_kit
 from hashi_print.render.preflight import PrintError, home_sheet
-from tests.pdfink import edge_gaps, page_ink, page_size_mm
 
 HOME_PRODUCTS = ("sheet-A", "sheet-B", "cards", "solo", "rules")
 SVG = "{http://www.w3.org/2000/svg}"
@@ -87,7 +87,8 @@ def test_a_file_that_breaks_a_rule_is_not_written_and_the_message_says_where(tmp
     cv.text(20, 20, "fine", size_pt=9)
     cv.new_page()
     cv.text(20, 50, "tiny", size_pt=5)
-    with pytest.raises(PrintError, match=r"small.pdf was not written: page 2: the text 'tiny' is set at 5 pt"):
+    message = r"small.pdf was not written: page 2: the text 'tiny' is set at 5 pt"
+    with pytest.raises(PrintError, match=message):
         cv.save()
     assert not target.exists()
     edge = tmp_path / "edge.svg"
