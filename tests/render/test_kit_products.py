@@ -111,7 +111,10 @@ def test_kit_writes_every_product_and_index(kit_dir):
     for paper in ("a4", "letter"):
         for stem in ("sheet-A", "sheet-B", "cards", "solo", "rules"):
             assert f"{stem}-{paper}.pdf" in names
-    assert "cards-printshop.pdf" in names and "svg/sheet-A.svg" in names and "index.md" in names
+    assert "cards-printshop.pdf" in names and "index.md" in names
+    for paper in ("a4", "letter"):
+        for stem in ("sheet-A", "sheet-B", "cards-front-1", "cards-back", "solo", "rules-1", "rules-2"):
+            assert f"svg/{paper}/{stem}.svg" in names
     index = (out / "index.md").read_text()
     for name in names:
         if name != "index.md":
