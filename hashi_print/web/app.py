@@ -18,6 +18,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from hashi_print.errors import HashiError
+from hashi_print.game.scoring import SoloLevel
 from hashi_print.puzzle.model import GRADES
 from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES, MODES
 from hashi_print.web import tasks
@@ -201,7 +202,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def game_new(body: dict) -> object:
         return await pool.run(tasks.game_task, choice_field(body, "side", ("a", "b"), "a"),
-                              text_field(body, "level", "normal", 20), seed_field(body))
+                              choice_field(body, "level", tuple(SoloLevel), "normal"), seed_field(body))
 
     async def game_play(body: dict) -> object:
         setup = body.get("setup")
@@ -209,7 +210,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             raise BadRequest('"setup" must be a label and a 3 or 4, like "G4"')
         player = text_field(body, "player", "", 40).strip() or None
         return await pool.run(tasks.play_task, choice_field(body, "side", ("a", "b"), "a"),
-                              text_field(body, "level", "normal", 20), int_field(body, "seed", 0, MAX_SEED),
+                              choice_field(body, "level", tuple(SoloLevel), "normal"),
+                              int_field(body, "seed", 0, MAX_SEED),
                               setup, turns_field(body), player)
 
     async def not_found(request: Request, exc: HTTPException) -> Response:

@@ -12,9 +12,9 @@ from functools import lru_cache
 
 from hashi_print.errors import FormatError, HashiError, PuzzleError, RuleError
 from hashi_print.game.board import BoardSide, builtin_side
-from hashi_print.game.deck import CARDS_PLAYED, GOALS, Card, load_deck, load_scoring
-from hashi_print.game.rules import Move, apply, new_game, score_state
-from hashi_print.game.scoring import rating
+from hashi_print.game.deck import CARDS_PLAYED, GOALS, Card, load_deck
+from hashi_print.game.rules import Move, apply, new_game
+from hashi_print.game.scoring import load_scoring, rating, score_sheet
 from hashi_print.game.simulate import deal
 from hashi_print.puzzle.check import check_solution
 from hashi_print.puzzle.deduce import hint_steps, island_names, lane_name, parse_bridges, step_json
@@ -285,9 +285,9 @@ def play_task(side_name: str, level: str, seed: int, setup: str | None, turns: l
     }
     if state.turn == len(cards):
         scoring = load_scoring()
-        score = score_state(state, scoring, solo_side=side.name, solo_level=level)
+        score = score_sheet(state, scoring, solo_side=side.name, solo_level=level)
         record = record_from_moves(side, setup_move, cards, moves, player=player)
-        out |= {"score": score, "rating": rating(scoring, side.name, score["total"]),
+        out |= {"score": score.to_json(), "rating": rating(scoring, side.name, score.total),
                 "record": format_record(record)}
     return out
 
