@@ -24,6 +24,7 @@ from hashi_print.errors import BankError
 from hashi_print.puzzle.deduce import TECHNIQUES, deduce
 from hashi_print.puzzle.formats import format_tatham_id
 from hashi_print.puzzle.generate import check_request, generate, resolve_density
+from hashi_print.puzzle.model import Grade
 
 MAX_COUNT = 10_000_000
 MAX_SEED = 2**63 - 1
@@ -61,13 +62,12 @@ class FillReport:
         return self.added / self.seconds if self.seconds > 0 else 0.0
 
 
-def make_spec(width: int, height: int, difficulty: str, seed: int,
-              density: float | str | None = None) -> FillSpec:
+def make_spec(cols: int, rows: int, grade: str, seed: int, density: float | str | None = None) -> FillSpec:
     """Check a fill request and return its spec, or raise a HashiError saying what is wrong."""
-    check_request(width, height, difficulty)
+    check_request(cols, rows, grade)
     if not 0 <= seed <= MAX_SEED:
         raise BankError(f"--seed {seed}: use a whole number from 0 to {MAX_SEED}")
-    return FillSpec(width, height, difficulty, resolve_density(density), seed)
+    return FillSpec(cols, rows, Grade(grade), resolve_density(density), seed)
 
 
 def check_count(count: int) -> None:
@@ -85,12 +85,12 @@ def puzzle_seed(seed: int, index: int) -> int:
 def make_entry(spec: FillSpec, index: int) -> Entry:
     """Generate, verify and grade puzzle `index` of a fill (this runs on the workers)."""
     rng = random.Random(puzzle_seed(spec.seed, index))
-    made = generate(spec.width, spec.height, spec.difficulty, rng, spec.density)
+    made = generate(spec.cols, spec.rows, spec.grade, rng, spec.density)
     used = {step.technique for step in deduce(made.puzzle).steps}
     techniques = tuple(t for t in TECHNIQUES if t in used)
     islands = json.dumps([[i.row, i.col, i.clue] for i in made.puzzle.islands], separators=(",", ":"))
     solution = json.dumps(made.solution.as_lists(), separators=(",", ":"))
-    return Entry(index, spec.width, spec.height, made.difficulty, techniques, islands, solution, made.seed,
+    return Entry(index, spec.cols, spec.rows, made.grade, techniques, islands, solution, made.seed,
                  format_tatham_id(made.puzzle), canonical_key(made.puzzle))
 
 

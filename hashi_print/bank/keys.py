@@ -17,7 +17,7 @@ SYMMETRIES: tuple[Symmetry, ...] = tuple(product((False, True), repeat=3))
 def image(puzzle: Puzzle, symmetry: Symmetry) -> Puzzle:
     """Return the puzzle as seen through one symmetry of its grid."""
     turn, flip_rows, flip_cols = symmetry
-    w, h = puzzle.width, puzzle.height
+    w, h = puzzle.cols, puzzle.rows
     islands = []
     for isl in puzzle.islands:
         r = h - 1 - isl.row if flip_rows else isl.row

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from hashi_print.errors import BankError, HashiError
 from hashi_print.files import write_atomic
-from hashi_print.puzzle.model import Puzzle, Solution
+from hashi_print.puzzle.model import Grade, Puzzle, Solution
 
 FORMAT = "hashi-bank/1"
 STATS_FORMAT = "hashi-bank-stats/1"
@@ -32,12 +32,12 @@ CREATE TABLE IF NOT EXISTS fills (
     id INTEGER PRIMARY KEY,
     width INTEGER NOT NULL,
     height INTEGER NOT NULL,
-    difficulty TEXT NOT NULL,
+    grade TEXT NOT NULL,
     density REAL NOT NULL,
     seed INTEGER NOT NULL,
     next_index INTEGER NOT NULL DEFAULT 0,
     duplicates INTEGER NOT NULL DEFAULT 0,
-    UNIQUE (width, height, difficulty, density, seed)
+    UNIQUE (width, height, grade, density, seed)
 );
 CREATE TABLE IF NOT EXISTS books (
     id INTEGER PRIMARY KEY,
@@ -70,9 +70,9 @@ CREATE INDEX IF NOT EXISTS puzzles_unused ON puzzles (book, grade, width, height
 class FillSpec:
     """What a fill makes: grid size, grade, island density, and the seed every puzzle derives from."""
 
-    width: int
-    height: int
-    difficulty: str
+    cols: int
+    rows: int
+    grade: Grade
     density: float
     seed: int
 
@@ -93,9 +93,9 @@ class Entry:
     """One generated puzzle as a worker hands it back: plain values, cheap to send between machines."""
 
     index: int
-    width: int
-    height: int
-    grade: str
+    cols: int
+    rows: int
+    grade: Grade
     techniques: tuple[str, ...]
     islands: str
     solution: str
@@ -111,7 +111,7 @@ class StoredPuzzle:
     id: int
     puzzle: Puzzle
     solution: Solution
-    grade: str
+    grade: Grade
     techniques: tuple[str, ...]
     seed: int
     fill_seed: int
@@ -125,15 +125,15 @@ class StoredPuzzle:
 class Group:
     """The puzzles of one size and grade: how many, and how many a book has used."""
 
-    width: int
-    height: int
-    grade: str
+    cols: int
+    rows: int
+    grade: Grade
     puzzles: int
     used: int
 
     def to_json(self) -> dict:
         """Return the group as a JSON object."""
-        return {"size": f"{self.width}x{self.height}", "width": self.width, "height": self.height,
+        return {"size": f"{self.cols}x{self.rows}", "cols": self.cols, "rows": self.rows,
                 "grade": self.grade, "puzzles": self.puzzles, "used": self.used,
                 "unused": self.puzzles - self.used}
 
@@ -178,7 +178,7 @@ class BankStats:
             "unused": self.puzzles - self.used,
             "groups": [g.to_json() for g in self.groups],
             "books": [b.to_json() for b in self.books],
-            "fills": [{"size": f"{f.spec.width}x{f.spec.height}", "difficulty": f.spec.difficulty,
+            "fills": [{"size": f"{f.spec.cols}x{f.spec.rows}", "grade": f.spec.grade,
                        "density": f.spec.density, "seed": f.spec.seed, "stored": f.stored,
                        "duplicates": f.duplicates, "next_index": f.next_index} for f in self.fills],
         }
@@ -250,12 +250,12 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 
 def fill_state(conn: sqlite3.Connection, spec: FillSpec) -> FillState:
     """Return how far the fill of `spec` has come, registering it when it is new."""
-    params = (spec.width, spec.height, spec.difficulty, spec.density, spec.seed)
-    where = "width = ? AND height = ? AND difficulty = ? AND density = ? AND seed = ?"
+    params = (spec.cols, spec.rows, spec.grade, spec.density, spec.seed)
+    where = "width = ? AND height = ? AND grade = ? AND density = ? AND seed = ?"
     row = conn.execute(f"SELECT id FROM fills WHERE {where}", params).fetchone()
     if row is None:
         with transaction(conn):
-            conn.execute("INSERT OR IGNORE INTO fills (width, height, difficulty, density, seed) "
+            conn.execute("INSERT OR IGNORE INTO fills (width, height, grade, density, seed) "
                          "VALUES (?, ?, ?, ?, ?)", params)
         row = conn.execute(f"SELECT id FROM fills WHERE {where}", params).fetchone()
     return _fill_state(conn, row[0])
@@ -263,11 +263,12 @@ def fill_state(conn: sqlite3.Connection, spec: FillSpec) -> FillState:
 
 def _fill_state(conn: sqlite3.Connection, fill_id: int) -> FillState:
     """Read one fill's progress."""
-    w, h, difficulty, density, seed, next_index, duplicates = conn.execute(
-        "SELECT width, height, difficulty, density, seed, next_index, duplicates FROM fills WHERE id = ?",
+    cols, rows, grade, density, seed, next_index, duplicates = conn.execute(
+        "SELECT width, height, grade, density, seed, next_index, duplicates FROM fills WHERE id = ?",
         (fill_id,)).fetchone()
     stored = conn.execute("SELECT COUNT(*) FROM puzzles WHERE fill = ?", (fill_id,)).fetchone()[0]
-    return FillState(fill_id, FillSpec(w, h, difficulty, density, seed), next_index, stored, duplicates)
+    spec = FillSpec(cols, rows, Grade(grade), density, seed)
+    return FillState(fill_id, spec, next_index, stored, duplicates)
 
 
 def store_batch(conn: sqlite3.Connection, fill: FillState, entries: Sequence[Entry]) -> FillState:
@@ -286,7 +287,7 @@ def store_batch(conn: sqlite3.Connection, fill: FillState, entries: Sequence[Ent
                 "INSERT INTO puzzles (fill, fill_index, width, height, grade, techniques, puzzle, solution,"
                 " seed, tatham_id, canonical_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (canonical_key) DO NOTHING",
-                (fill.id, e.index, e.width, e.height, e.grade, json.dumps(list(e.techniques)), e.islands,
+                (fill.id, e.index, e.cols, e.rows, e.grade, json.dumps(list(e.techniques)), e.islands,
                  e.solution, e.seed, e.tatham_id, e.key))
             duplicates += 1 - cur.rowcount
         conn.execute("UPDATE fills SET next_index = ?, duplicates = duplicates + ? WHERE id = ?",
@@ -304,10 +305,10 @@ _FROM = "FROM puzzles p JOIN fills f ON f.id = p.fill LEFT JOIN books b ON b.id 
 
 def _stored(row: tuple) -> StoredPuzzle:
     """Turn one row of _COLUMNS into a StoredPuzzle."""
-    pid, w, h, islands, solution, grade, techniques, seed, fill_seed, index, tatham, key, book = row
-    return StoredPuzzle(pid, Puzzle.build(w, h, json.loads(islands)),
-                        Solution.from_lists(json.loads(solution)), grade, tuple(json.loads(techniques)),
-                        seed, fill_seed, index, tatham, key, book)
+    pid, cols, rows, islands, solution, grade, techniques, seed, fill_seed, index, tatham, key, book = row
+    return StoredPuzzle(pid, Puzzle.build(cols, rows, json.loads(islands)),
+                        Solution.from_lists(json.loads(solution)), Grade(grade),
+                        tuple(json.loads(techniques)), seed, fill_seed, index, tatham, key, book)
 
 
 def stored_puzzles(conn: sqlite3.Connection) -> Iterator[StoredPuzzle]:
@@ -318,7 +319,7 @@ def stored_puzzles(conn: sqlite3.Connection) -> Iterator[StoredPuzzle]:
 
 def bank_stats(conn: sqlite3.Connection) -> BankStats:
     """Count the puzzles by size and grade (used and unused), and list the books and the fills."""
-    groups = tuple(Group(*row) for row in conn.execute(
+    groups = tuple(Group(cols, rows, Grade(grade), n, used) for cols, rows, grade, n, used in conn.execute(
         "SELECT width, height, grade, COUNT(*), COUNT(book) FROM puzzles GROUP BY width, height, grade "
         "ORDER BY width * height, width, grade"))
     books = tuple(BookUse(*row) for row in conn.execute(
@@ -330,7 +331,7 @@ def bank_stats(conn: sqlite3.Connection) -> BankStats:
 
 # --- books ----------------------------------------------------------------------------------------
 
-def draw_unused(conn: sqlite3.Connection, count: int, grade: str | None = None,
+def draw_unused(conn: sqlite3.Connection, count: int, grade: Grade | None = None,
                 size: tuple[int, int] | None = None) -> list[StoredPuzzle]:
     """Return the first `count` puzzles no book has used, in stored order, of a grade and size if given."""
     where, params = ["p.book IS NULL"], []

@@ -15,7 +15,7 @@ from tests.independent import is_valid_solution
 
 def grid_rows(puzzle: Puzzle) -> list[list[int]]:
     """The puzzle as a list of rows of clues (0 = water), written by the test itself."""
-    rows = [[0] * puzzle.width for _ in range(puzzle.height)]
+    rows = [[0] * puzzle.cols for _ in range(puzzle.rows)]
     for isl in puzzle.islands:
         rows[isl.row][isl.col] = isl.clue
     return rows
@@ -50,7 +50,7 @@ def all_copies(puzzle: Puzzle) -> list[Puzzle]:
 def moved_solution(solution: Solution, puzzle: Puzzle, copy: Puzzle) -> Solution:
     """Carry a solution over to a copy by matching islands through their place in the symmetry."""
     # Find the map (row, col) -> (row, col) that takes the puzzle onto the copy, among the eight.
-    w, h = puzzle.width, puzzle.height
+    w, h = puzzle.cols, puzzle.rows
     maps = [lambda r, c: (r, c), lambda r, c: (r, w - 1 - c), lambda r, c: (h - 1 - r, c),
             lambda r, c: (h - 1 - r, w - 1 - c), lambda r, c: (c, r), lambda r, c: (c, h - 1 - r),
             lambda r, c: (w - 1 - c, r), lambda r, c: (w - 1 - c, h - 1 - r)]
@@ -71,7 +71,7 @@ def test_every_symmetric_copy_has_the_same_key_and_stays_a_solvable_puzzle(size)
         assert canonical_key(copy) == key
         assert is_valid_solution(copy, moved_solution(made.solution, made.puzzle, copy))
     if size[0] != size[1]:
-        assert {(p.width, p.height) for p in copies} == {size, size[::-1]}
+        assert {(p.cols, p.rows) for p in copies} == {size, size[::-1]}
 
 
 def test_images_are_the_eight_copies_the_test_makes_on_its_own():

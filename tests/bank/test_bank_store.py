@@ -52,7 +52,7 @@ def test_a_mirrored_or_rotated_copy_is_refused(small_bank, tmp_path, symmetry):
         original = next(stored_puzzles(conn))
         copy = image(original.puzzle, symmetry)
         islands = json.dumps([[i.row, i.col, i.clue] for i in copy.islands])
-        entry = replace(make_entry(SMALL, 0), index=SMALL_COUNT, width=copy.width, height=copy.height,
+        entry = replace(make_entry(SMALL, 0), index=SMALL_COUNT, cols=copy.cols, rows=copy.rows,
                         islands=islands, tatham_id=format_tatham_id(copy), key=canonical_key(copy))
         state = fill_state(conn, SMALL)
         after = store_batch(conn, state, [entry])
@@ -71,7 +71,7 @@ def test_stats_count_by_size_and_grade(small_bank):
         stats = bank_stats(conn).to_json()
     assert stats["format"] == "hashi-bank-stats/1"
     assert stats["puzzles"] == stats["unused"] == SMALL_COUNT and stats["used"] == 0
-    assert stats["groups"] == [{"size": "7x7", "width": 7, "height": 7, "grade": "easy",
+    assert stats["groups"] == [{"size": "7x7", "cols": 7, "rows": 7, "grade": "easy",
                                 "puzzles": SMALL_COUNT, "used": 0, "unused": SMALL_COUNT}]
     assert stats["fills"][0]["stored"] == SMALL_COUNT and stats["fills"][0]["seed"] == SMALL.seed
     json.dumps(stats)
