@@ -202,20 +202,14 @@ def score_cmd(sheets: tuple[str, ...], layout: str | None, deck_file: str | None
               partial: bool, as_json: bool) -> None:
     """Score the players of one game from their records or sheets, resolving who reached each bonus first."""
     from hashi_print.game.board import load_side
-    from hashi_print.sheets.validate import (
-        default_deck,
-        default_scoring,
-        score_players,
-        score_table_rows,
-        validate_file,
-    )
+    from hashi_print.sheets.validate import default_deck, default_scoring, score_players, validate_file
 
     side = load_side(layout) if layout else None
     scoring = default_scoring(scoring_file)
     deck = default_deck(deck_file)
     result = score_players([validate_file(s, side, deck, scoring, partial) for s in sheets], scoring)
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
     else:
         from rich.console import Console
         from rich.table import Table
@@ -223,14 +217,14 @@ def score_cmd(sheets: tuple[str, ...], layout: str | None, deck_file: str | None
         table = Table(title="Hashi scores")
         for col in ("player", "rules", "circled", "red", "blue", "six", "total"):
             table.add_column(col, justify="left" if col in ("player", "rules") else "right")
-        for row in score_table_rows(result):
-            table.add_row(*row)
+        for player in result.players:
+            table.add_row(*player.table_row())
         console = Console(width=100)
         console.print(table)
-        console.print(f"winner: {', '.join(result['winners'])}")
-        for problem in result["problems"]:
+        console.print(f"winner: {', '.join(result.winners)}")
+        for problem in result.problems:
             console.print(f"warning: {problem}", markup=False)
-    if result["problems"]:
+    if result.problems:
         click.get_current_context().exit(EXIT_BROKEN_RULE)
 
 
@@ -429,6 +423,24 @@ def design_cmd(seed: int, budget: int | None, games: int | None, final_games: in
         click.echo(path)
     for problem in objective_problems(result):
         click.echo(f"warning: design objective not met: {problem}", err=True)
+
+
+# --- the web app -----------------------------------------------------------------------------
+
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; the default lets only this computer in (0.0.0.0: the network).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
+              help="Port to listen on.")
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Processes that solve, generate and give hints.")
+@click.option("--time-limit", type=click.FloatRange(0.5, 600), default=10.0, show_default=True,
+              help="Seconds one request may compute before it is stopped.")
+def serve_cmd(host: str, port: int, workers: int, time_limit: float) -> None:
+    """Serve the web app: play puzzles with hints, the solver lab, and the Hashi game solo or with cards."""
+    from hashi_print.web.app import Settings, serve
+
+    serve(host, port, Settings(workers=workers, seconds=time_limit), click.echo)
 
 
 def main() -> None:

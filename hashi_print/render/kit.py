@@ -8,7 +8,8 @@ from pathlib import Path
 from hashi_print.errors import OptionError
 from hashi_print.files import write_atomic
 from hashi_print.game.board import BoardSide, builtin_side, load_side
-from hashi_print.game.deck import Deck, Scoring, load_deck, load_scoring
+from hashi_print.game.deck import Deck, load_deck
+from hashi_print.game.scoring import Scoring, load_scoring
 from hashi_print.render.cards import render_cards_pdf, render_cards_printshop, render_cards_svg
 from hashi_print.render.leaflet import leaflet_examples, render_leaflet
 from hashi_print.render.sheet import render_sheet

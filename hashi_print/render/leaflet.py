@@ -7,8 +7,9 @@ from pathlib import Path
 
 from hashi_print.errors import LayoutError, OptionError
 from hashi_print.game.board import BoardIsland, BoardSide
-from hashi_print.game.deck import Card, Scoring
+from hashi_print.game.deck import Card
 from hashi_print.game.rules import GameState, Move, apply, legal_moves, move_text, move_violations, new_game
+from hashi_print.game.scoring import Scoring
 from hashi_print.render.canvas import (
     PT,
     Canvas,

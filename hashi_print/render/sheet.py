@@ -12,7 +12,8 @@ from pathlib import Path
 
 from hashi_print.errors import LayoutError, OptionError
 from hashi_print.game.board import BoardSide
-from hashi_print.game.deck import GOALS, Card, Deck, Scoring
+from hashi_print.game.deck import GOALS, Card, Deck
+from hashi_print.game.scoring import Scoring
 from hashi_print.render.canvas import Canvas, PdfCanvas, SvgCanvas, text_width
 from hashi_print.render.markers import CORNERS, draw_marker, side_marker_ids
 from hashi_print.render.paper import BLUE, PAPER

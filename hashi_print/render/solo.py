@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from hashi_print.errors import LayoutError, OptionError
-from hashi_print.game.deck import GOALS, Scoring
+from hashi_print.game.deck import GOALS
+from hashi_print.game.scoring import Scoring
 from hashi_print.render.canvas import Canvas, PdfCanvas, SvgCanvas, draw_paragraph
 from hashi_print.render.paper import BLUE, PAPER
 from hashi_print.render.preflight import home_sheet

@@ -15,8 +15,9 @@ from hashi_print import files as files_module
 from hashi_print.cli import cli
 from hashi_print.errors import LayoutError
 from hashi_print.game.board import builtin_side, load_side
-from hashi_print.game.deck import load_deck, load_scoring
+from hashi_print.game.deck import load_deck
 from hashi_print.game.rules import apply, check_move, move_violations
+from hashi_print.game.scoring import load_scoring
 from hashi_print.render import kit as kit_module
 from hashi_print.render.kit import build_kit
 from hashi_print.render.leaflet import leaflet_examples, render_leaflet
