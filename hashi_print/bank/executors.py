@@ -163,6 +163,10 @@ class DaskCluster:
         from distributed import as_completed
 
         client = self._connect()
+        # Losing the scheduler is reported once, by the BankError below, not by Dask's own traceback.
+        dask_log = logging.getLogger("distributed.client")
+        level = dask_log.level
+        dask_log.setLevel(logging.CRITICAL)
         try:
             window = 2 * max(1, sum(client.nthreads().values()))
             inflight: dict[str, int] = {}
@@ -187,3 +191,4 @@ class DaskCluster:
                                 "puzzles finished so far are stored, run the same command to go on") from None
         finally:
             client.close()
+            dask_log.setLevel(level)
