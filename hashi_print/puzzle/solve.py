@@ -24,10 +24,15 @@ class SolveResult:
     seconds: float
     cuts: int = 0
 
+    def to_json(self) -> dict:
+        """Return the `solve --json` contract object."""
+        return {"status": self.status, "solution": self.solution.as_lists() if self.solution else None,
+                "seconds": round(self.seconds, 6)}
+
 
 @dataclass
 class SolveStats:
-    """What the solving loop spent: cuts added, and seconds per stage (for benchmarks)."""
+    """What the solving loop spent: cuts, seconds per stage, and (when a list) each disconnected candidate."""
 
     cuts: int = 0
     encode: float = 0.0
@@ -35,6 +40,25 @@ class SolveStats:
     search: float = 0.0
     connect: float = 0.0
     decode: float = 0.0
+    rounds: list[tuple[tuple[int, ...], list[list[int]]]] | None = None
+
+
+@dataclass(frozen=True)
+class Round:
+    """One disconnected candidate the solver proposed: its bridges per lane and the groups that were cut."""
+
+    counts: tuple[int, ...]
+    groups: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class TracedSolve:
+    """A solve with the size of its encoding and every cut round, for showing how the solver worked."""
+
+    result: SolveResult
+    variables: int
+    clauses: int
+    rounds: tuple[Round, ...]
 
 
 def _check_options(mode: str, backend: str) -> None:
@@ -92,6 +116,9 @@ def solutions(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
             cuts = cut_clauses(geo, enc, built_lanes(enc, model))
             if cuts:
                 stats.cuts += len(cuts)
+                if stats.rounds is not None:
+                    counts = decode(enc, model)
+                    stats.rounds.append((counts, geo.components(k for k, c in enumerate(counts) if c)))
                 if not all(cuts):
                     stats.connect += clock() - searched
                     return
@@ -122,6 +149,18 @@ def solve(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
     status = (Status.NONE, Status.UNIQUE, Status.MULTIPLE)[len(found)]
     return SolveResult(status, found[0] if found else None, time.perf_counter() - start,
                        stats.cuts - cuts_before)
+
+
+def solve_traced(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
+                 card: str = "direct") -> TracedSolve:
+    """Solve as `solve` does, also counting the encoding and keeping each round of connectivity cuts."""
+    _check_options(mode, backend)
+    enc = encode(puzzle, mode, card)
+    variables = max((abs(v) for c in enc.clauses for v in c), default=0)
+    stats = SolveStats(rounds=[])
+    result = solve(puzzle, mode, backend, card, stats)
+    rounds = tuple(Round(tuple(counts), tuple(tuple(g) for g in groups)) for counts, groups in stats.rounds)
+    return TracedSolve(result, variables, len(enc.clauses), rounds)
 
 
 def other_solution(puzzle: Puzzle, solution: Solution, mode: str = "lazy",
