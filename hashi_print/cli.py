@@ -356,11 +356,12 @@ def hint_cmd(puzzle: str, state: str, as_json: bool) -> None:
     column of the fourth row (columns after Z go on AA, AB, ...). Separate bridges in STATE by
     spaces, commas or semicolons.
     """
-    from hashi_print.puzzle.deduce import hint_steps, parse_bridges, step_json
-    from hashi_print.puzzle.formats import read_puzzle
+    from hashi_print.puzzle.deduce import check_state, hint_steps, step_json
+    from hashi_print.puzzle.formats import read_bridges, read_puzzle
 
     pz = read_puzzle(puzzle)
-    counts = parse_bridges(pz, state)
+    counts = read_bridges(pz, state)
+    check_state(pz, counts)
     steps = hint_steps(pz, counts)
     if as_json:
         if not steps:

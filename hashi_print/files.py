@@ -79,13 +79,24 @@ def check_writable(folder: str | os.PathLike) -> Path:
     return target
 
 
+def is_file(path: Path) -> bool:
+    """Tell whether `path` names a regular file, answering False for names no file system accepts."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def read_text(path: str | os.PathLike) -> str:
     """Read a UTF-8 text file (dropping a byte-order mark), raising FormatError when it is not one."""
     p = Path(path)
-    if p.is_dir():
-        raise FormatError("is a folder, not a file", source=str(p))
-    with p.open("rb") as fh:
-        raw = fh.read(MAX_INPUT_BYTES + 1)
+    try:
+        if p.is_dir():
+            raise FormatError("is a folder, not a file", source=str(p))
+        with p.open("rb") as fh:
+            raw = fh.read(MAX_INPUT_BYTES + 1)
+    except (OSError, ValueError) as err:
+        raise FormatError(f"cannot read: {getattr(err, 'strerror', None) or err}", source=str(p)) from None
     if len(raw) > MAX_INPUT_BYTES:
         raise FormatError(f"file is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB", source=str(p))
     return decode_text(raw, str(p))
