@@ -65,3 +65,7 @@ class OutputError(HashiError):
 
 class LayoutError(HashiError):
     """A board side, deck or scoring file breaks its format's constraints."""
+
+
+class OptionError(HashiError):
+    """A command's option makes no sense: an unknown paper or trim, a count or size out of range."""

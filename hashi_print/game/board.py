@@ -56,6 +56,11 @@ class BoardSide:
         except KeyError:
             raise LayoutError(f"side {self.name} has no island {label!r}") from None
 
+    @cached_property
+    def flag_sets(self) -> dict[str, frozenset[int]]:
+        """The islands of each flag colour, as sets (the goals test them on every move)."""
+        return {flag: frozenset(self.flagged(flag)) for flag in FLAG_COUNTS}
+
     def flagged(self, flag: str) -> tuple[int, ...]:
         """Return the indexes of the islands carrying this flag."""
         return tuple(k for k, isl in enumerate(self.islands) if isl.flag == flag)

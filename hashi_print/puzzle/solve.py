@@ -8,15 +8,15 @@ from dataclasses import dataclass
 
 from pysat.solvers import Solver
 
-from hashi_print.puzzle.model import Puzzle, Solution
+from hashi_print.puzzle.model import Puzzle, Solution, Status
 from hashi_print.puzzle.sat import BACKENDS, MODES, blocking_clause, cut_clauses, decode, encode
 
 
 @dataclass(frozen=True)
 class SolveResult:
-    """The verdict on a puzzle (`unique`, `multiple` or `none`), a solution if any, and the time taken."""
+    """The verdict on a puzzle, a solution if any (one of them when there are several), and the time taken."""
 
-    status: str
+    status: Status
     solution: Solution | None
     seconds: float
     cuts: int = 0
@@ -75,7 +75,7 @@ def solve(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
         found.append(sol)
         if len(found) == 2:
             break
-    status = {0: "none", 1: "unique", 2: "multiple"}[len(found)]
+    status = (Status.NONE, Status.UNIQUE, Status.MULTIPLE)[len(found)]
     return SolveResult(status, found[0] if found else None, time.perf_counter() - start, stats.cuts)
 
 
@@ -84,7 +84,3 @@ def other_solution(puzzle: Puzzle, solution: Solution, mode: str = "lazy",
     """Return a solution different from `solution`, or None when there is none (it is unique)."""
     return next(solutions(puzzle, mode, backend, exclude=[solution]), None)
 
-
-def is_unique(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195") -> bool:
-    """Tell whether the puzzle has exactly one solution."""
-    return solve(puzzle, mode, backend).status == "unique"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from hashi_print.errors import LayoutError
+from hashi_print.errors import OptionError
 from hashi_print.files import write_atomic
 from hashi_print.game.board import BoardSide, builtin_side, load_side
 from hashi_print.game.deck import Deck, Scoring, load_deck, load_scoring
@@ -47,7 +47,7 @@ def papers_of(paper: str) -> tuple[str, ...]:
     if paper == "both":
         return ("a4", "letter")
     if paper not in PAPER_NAMES:
-        raise LayoutError(f"unknown paper {paper!r}; use a4, letter or both")
+        raise OptionError(f"unknown paper {paper!r}; use a4, letter or both")
     return (paper,)
 
 
@@ -101,7 +101,8 @@ SAMPLE_BOOK = {"count": 12, "sizes": ((7, 7), (10, 10)), "difficulty": "mixed", 
 
 def sample_books(out: Path, papers: tuple[str, ...]) -> list[tuple[Path, str]]:
     """Write a small book of classic puzzles (generated once, laid out per paper) for solo evenings."""
-    from hashi_print.render.book import BookOptions, book_plan_requests, generate_puzzles, render_book
+    from hashi_print.puzzle.book import book_plan_requests, generate_puzzles
+    from hashi_print.render.book import BookOptions, render_book
 
     requests = book_plan_requests(SAMPLE_BOOK["count"], SAMPLE_BOOK["sizes"], SAMPLE_BOOK["difficulty"])
     puzzles = list(generate_puzzles(requests, SAMPLE_BOOK["seed"]))
@@ -137,7 +138,7 @@ def print_sheet(side: str | None, layout: str | Path | None, paper: str, fmt: st
     elif side and side.strip().upper() in ("A", "B"):
         board = builtin_side(side)
     else:
-        raise LayoutError("say which board: --side A or --side B, or --layout FILE")
+        raise OptionError("say which board: --side A or --side B, or --layout FILE")
     d = load_deck(deck)
     s = load_scoring(scoring)
     target = Path(out) if out else Path("output") / f"sheet-{board.name}-{paper}.{fmt}"
