@@ -57,7 +57,8 @@ def write(tmp_path):
 # --- JSON that breaks parsers: huge numbers, deep nesting ------------------------------------------
 
 @pytest.mark.parametrize("spoil", ['{"format": 1e400}', DEEP, '{"format": NaN}',
-                                   '{"rows": 1' + "0" * 5000 + "}", '{"format": "hashi-side/1", "rows": 1e400}'])
+                                   '{"rows": 1' + "0" * 5000 + "}",
+                                   '{"format": "hashi-side/1", "rows": 1e400}'])
 @pytest.mark.parametrize("option", ["--layout", "--deck", "--scoring"])
 def test_hostile_json_in_layout_deck_and_scoring_files(write, spoil, option) -> None:
     sheet = write("sheet.txt", README_SHEET)
