@@ -8,7 +8,8 @@ from pathlib import Path
 from hashi_print.errors import OptionError
 from hashi_print.files import inside, write_atomic
 from hashi_print.game.board import BoardSide, builtin_side, load_side
-from hashi_print.game.deck import Deck, Scoring, load_deck, load_scoring
+from hashi_print.game.deck import Deck, load_deck
+from hashi_print.game.scoring import Scoring, load_scoring
 from hashi_print.render.cards import render_cards_pdf, render_cards_printshop, render_cards_svg
 from hashi_print.render.leaflet import leaflet_examples, render_leaflet
 from hashi_print.render.sheet import render_sheet
@@ -78,22 +79,30 @@ def build_kit(out_dir: str | Path, paper: str = "both", *, side_a: BoardSide | s
     written.append((render_cards_printshop(data.deck, out / "cards-printshop.pdf"),
                     "the 18 cards for a print shop: one poker-size card face per page with 3 mm bleed "
                     "(TrimBox/BleedBox set), front then back"))
-    svg, sp = out / "svg", papers[0]
-    size = f"{PAPER_NAMES[sp]} size"
-    for side in (data.side_a, data.side_b):
-        path = render_sheet(side, data.deck, data.scoring, sp, "svg", inside(svg, f"sheet-{side.name}.svg"))
-        written.append((path, f"score sheet, side {side.name}, as SVG ({size}; ids island-X, lane-X-Y)"))
-    for path in render_cards_svg(data.deck, sp, svg):
-        what = "card backs" if path.stem.endswith("back") else f"card fronts, page {path.stem[-1]}"
-        written.append((path, f"{what} as SVG ({size})"))
-    written.append((render_solo(data.scoring, sp, "svg", svg / "solo.svg"), f"solo table as SVG ({size})"))
-    for page in (1, 2):
-        written.append((render_leaflet(data.side_a, data.scoring, sp, "svg", svg / f"rules-{page}.svg",
-                                       page=page, examples=examples),
-                        f"rules leaflet page {page} as SVG ({size})"))
+    for sp in papers:
+        written += svg_files(data, sp, out / "svg" / sp, examples)
     written += sample_books(out, papers)
     index = write_atomic(out / "index.md", index_text(written, out))
     written.append((index, "this list"))
+    return written
+
+
+def svg_files(data: KitData, paper: str, svg: Path, examples) -> list[tuple[Path, str]]:
+    """Write the sheets, cards, solo table and leaflet as SVG for one paper size."""
+    size = f"{PAPER_NAMES[paper]} size"
+    written: list[tuple[Path, str]] = []
+    for side in (data.side_a, data.side_b):
+        target = inside(svg, f"sheet-{side.name}.svg")
+        path = render_sheet(side, data.deck, data.scoring, paper, "svg", target)
+        written.append((path, f"score sheet, side {side.name}, as SVG ({size}; ids island-X, lane-X-Y)"))
+    for path in render_cards_svg(data.deck, paper, svg):
+        what = "card backs" if path.stem.endswith("back") else f"card fronts, page {path.stem[-1]}"
+        written.append((path, f"{what} as SVG ({size})"))
+    written.append((render_solo(data.scoring, paper, "svg", svg / "solo.svg"), f"solo table as SVG ({size})"))
+    for page in (1, 2):
+        written.append((render_leaflet(data.side_a, data.scoring, paper, "svg", svg / f"rules-{page}.svg",
+                                       page=page, examples=examples),
+                        f"rules leaflet page {page} as SVG ({size})"))
     return written
 
 

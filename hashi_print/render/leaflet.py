@@ -7,8 +7,9 @@ from pathlib import Path
 
 from hashi_print.errors import LayoutError, OptionError
 from hashi_print.game.board import BoardIsland, BoardSide
-from hashi_print.game.deck import Card, Scoring
+from hashi_print.game.deck import Card
 from hashi_print.game.rules import GameState, Move, apply, legal_moves, move_text, move_violations, new_game
+from hashi_print.game.scoring import Scoring
 from hashi_print.render.canvas import (
     PT,
     Canvas,
@@ -19,6 +20,7 @@ from hashi_print.render.canvas import (
     wrap_text,
 )
 from hashi_print.render.paper import PAPER
+from hashi_print.render.preflight import home_sheet
 from hashi_print.render.sheet import board_geometry, draw_board
 
 LEFT = 16.0
@@ -313,13 +315,13 @@ def render_leaflet(side: BoardSide, scoring: Scoring, paper: str, fmt: str, out:
     w, h = PAPER[paper]
     examples = examples if examples is not None else leaflet_examples(side)
     if fmt == "pdf":
-        cv = PdfCanvas(out, w, h, title="Hashi rules")
+        cv = PdfCanvas(out, w, h, title="Hashi rules", preflight=home_sheet(w, h))
         draw_leaflet_page(cv, 1, side, scoring, examples)
         cv.new_page()
         draw_leaflet_page(cv, 2, side, scoring, examples)
         cv.save()
     else:
-        svg = SvgCanvas(w, h, title=f"Hashi rules, page {page or 1}")
+        svg = SvgCanvas(w, h, title=f"Hashi rules, page {page or 1}", preflight=home_sheet(w, h))
         draw_leaflet_page(svg, page or 1, side, scoring, examples)
         svg.save(out)
     return Path(out)

@@ -12,10 +12,12 @@ from pathlib import Path
 
 from hashi_print.errors import LayoutError, OptionError
 from hashi_print.game.board import BoardSide
-from hashi_print.game.deck import GOALS, Card, Deck, Scoring
+from hashi_print.game.deck import GOALS, Card, Deck
+from hashi_print.game.scoring import Scoring
 from hashi_print.render.canvas import Canvas, PdfCanvas, SvgCanvas, text_width
 from hashi_print.render.markers import CORNERS, draw_marker, side_marker_ids
 from hashi_print.render.paper import BLUE, PAPER
+from hashi_print.render.preflight import home_sheet
 
 Box = tuple[float, float, float, float]
 Point = tuple[float, float]
@@ -159,7 +161,7 @@ def draw_board(cv: Canvas, side: BoardSide, bg: BoardGeometry, *, state=None, pr
     the highlight colour; `forbidden` lists lanes drawn as refused bridges; `numerals` maps islands to
     numerals just written (or attempted), shown in the highlight colour.
     """
-    label_pt = max(4.5, min(9.0, bg.pitch * 0.45))
+    label_pt = max(6.0, min(9.0, bg.pitch * 0.45))
     dot = max(0.3, min(0.55, bg.r * 0.09))
     for k, (x1, y1, x2, y2) in enumerate(bg.lanes):
         name = side.lane_name(k)
@@ -253,7 +255,7 @@ def _draw_ruler(cv: Canvas, x: float, y: float, length: float) -> None:
             cv.line(x + k, y, x + k, y - tick, width=0.15 if k % 5 else 0.25)
         cv.text(x, y + 3.2, "0", size_pt=6, anchor="middle")
         cv.text(x + length, y + 3.2, f"{length:g} mm", size_pt=6, anchor="middle")
-        cv.text(x + length / 2, y + 3.2, "printed at 100 % if this is 50 mm", size_pt=5.5,
+        cv.text(x + length / 2, y + 3.2, "printed at 100 % if this is 50 mm", size_pt=6,
                 anchor="middle", color="#555555")
 
 
@@ -273,7 +275,7 @@ def _draw_turns(cv: Canvas, lay: SheetLayout) -> None:
     cv.text(lay.turn_label[0], lay.turn_label[1], "Turn", size_pt=9, bold=True, id="turns-label")
     for k, (x, y, w, h) in enumerate(lay.turn_boxes):
         cv.rect(x, y, w, h, stroke="#777777", width=0.25, id=f"turn-{k + 1}")
-        cv.text(x + 0.8, y + 2.6, str(k + 1), size_pt=5.5, color="#777777")
+        cv.text(x + 0.8, y + 2.6, str(k + 1), size_pt=6, color="#777777")
 
 
 def _goal_icon(cv: Canvas, goal: str, x: float, y: float) -> None:
@@ -302,7 +304,7 @@ def _draw_bonus(cv: Canvas, scoring: Scoring, lay: SheetLayout) -> None:
             with cv.group(f"bonus-{goal}-{which}"):
                 cv.rect(x, y, w, h, width=0.35)
                 cv.text(x + w / 2, y + 5.2, str(value), size_pt=12, anchor="middle", bold=True)
-                cv.text(x + w / 2, y + h - 0.8, which, size_pt=4.5, anchor="middle", color="#555555")
+                cv.text(x + w / 2, y + h - 0.8, which, size_pt=6, anchor="middle", color="#555555")
 
 
 def _draw_score(cv: Canvas, scoring: Scoring, lay: SheetLayout) -> None:
@@ -331,11 +333,11 @@ def render_sheet(side: BoardSide, deck: Deck, scoring: Scoring, paper: str, fmt:
     lay = sheet_layout(side, paper, len(deck.cards), custom)
     title = f"Hashi side {side.name} score sheet"
     if fmt == "pdf":
-        cv = PdfCanvas(out, lay.width, lay.height, title=title)
+        cv = PdfCanvas(out, lay.width, lay.height, title=title, preflight=home_sheet(lay.width, lay.height))
         draw_sheet(cv, side, deck, scoring, lay)
         cv.save()
     elif fmt == "svg":
-        svg = SvgCanvas(lay.width, lay.height, title=title)
+        svg = SvgCanvas(lay.width, lay.height, title=title, preflight=home_sheet(lay.width, lay.height))
         draw_sheet(svg, side, deck, scoring, lay)
         svg.save(out)
     else:

@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from hashi_print.errors import LayoutError, OptionError
-from hashi_print.game.deck import GOALS, Scoring
+from hashi_print.game.deck import GOALS
+from hashi_print.game.scoring import Scoring
 from hashi_print.render.canvas import Canvas, PdfCanvas, SvgCanvas, draw_paragraph
 from hashi_print.render.paper import BLUE, PAPER
+from hashi_print.render.preflight import home_sheet
 from hashi_print.render.sheet import FLAG_COLORS
 
 GOAL_NAMES = {"red": "Red flags", "blue": "Blue flags", "six": "Six joined"}
@@ -115,11 +117,11 @@ def render_solo(scoring: Scoring, paper: str, fmt: str, out: str | Path) -> Path
         raise OptionError(f"unknown paper {paper!r}; use a4 or letter")
     w, h = PAPER[paper]
     if fmt == "pdf":
-        cv = PdfCanvas(out, w, h, title="Hashi solo table")
+        cv = PdfCanvas(out, w, h, title="Hashi solo table", preflight=home_sheet(w, h))
         draw_solo(cv, scoring)
         cv.save()
     else:
-        svg = SvgCanvas(w, h, title="Hashi solo table")
+        svg = SvgCanvas(w, h, title="Hashi solo table", preflight=home_sheet(w, h))
         draw_solo(svg, scoring)
         svg.save(out)
     return Path(out)
