@@ -480,6 +480,24 @@ def design_cmd(seed: int, budget: int | None, games: int | None, final_games: in
         click.echo(f"warning: design objective not met: {problem}", err=True)
 
 
+# --- the web app -----------------------------------------------------------------------------
+
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; the default lets only this computer in (0.0.0.0: the network).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
+              help="Port to listen on.")
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Processes that solve, generate and give hints.")
+@click.option("--time-limit", type=click.FloatRange(0.5, 600), default=10.0, show_default=True,
+              help="Seconds one request may compute before it is stopped.")
+def serve_cmd(host: str, port: int, workers: int, time_limit: float) -> None:
+    """Serve the web app: play puzzles with hints, the solver lab, and the Hashi game solo or with cards."""
+    from hashi_print.web.app import Settings, serve
+
+    serve(host, port, Settings(workers=workers, seconds=time_limit), click.echo)
+
+
 def main() -> None:
     """Entry point of the console script."""
     sys.exit(cli(standalone_mode=True))
