@@ -10,7 +10,7 @@ import click
 
 from hashi_print.errors import HashiError
 from hashi_print.puzzle.book import MAX_BOOK_PUZZLES, MIXED, ORDERS
-from hashi_print.puzzle.model import GRADES
+from hashi_print.puzzle.model import GRADES, Status
 from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES, MODES
 from hashi_print.render.paper import PAPER, PROFILES, TRIMS
 
@@ -111,7 +111,6 @@ def solve(puzzle: str, as_json: bool, mode: str, backend: str, card: str) -> Non
     """Solve PUZZLE (a Tatham ID, puzz.link URL or file) and prove whether the solution is unique."""
     from hashi_print.errors import UnsolvableError
     from hashi_print.puzzle.formats import read_puzzle, solution_text
-    from hashi_print.puzzle.model import Status
     from hashi_print.puzzle.solve import SolveResult
     from hashi_print.puzzle.solve import solve as run_solve
 
@@ -123,17 +122,13 @@ def solve(puzzle: str, as_json: bool, mode: str, backend: str, card: str) -> Non
         # Well-formed, but a clue asks more than its lanes can carry: no solution, no search needed.
         result, reason = SolveResult(Status.NONE, None, 0.0), str(err)
     if as_json:
-        emit_json({
-            "status": result.status,
-            "solution": result.solution.as_lists() if result.solution else None,
-            "seconds": round(result.seconds, 6),
-        } | ({"reason": reason} if reason else {}))
+        emit_json(result.to_json() | ({"reason": reason} if reason else {}))
         return
     if result.solution is not None:
         click.echo(solution_text(pz, result.solution))
-    verdict = {"unique": "unique: exactly one solution",
-               "multiple": "multiple: at least two solutions (one shown)",
-               "none": "none: the puzzle has no solution"}[result.status]
+    verdict = {Status.UNIQUE: "unique: exactly one solution",
+               Status.MULTIPLE: "multiple: at least two solutions (one shown)",
+               Status.NONE: "none: the puzzle has no solution"}[result.status]
     click.echo(f"{verdict} ({reason or f'{result.seconds:.3f} s'})")
 
 
@@ -174,7 +169,7 @@ def generate(width: int, height: int, difficulty: str, count: int, seed: int, de
     import random
     import time
 
-    from hashi_print.puzzle.formats import format_tatham_id, puzzle_text, puzzle_to_json
+    from hashi_print.puzzle.formats import format_tatham_id, puzzle_text
     from hashi_print.puzzle.generate import GenerationStats, generate_many
 
     stats = GenerationStats()
@@ -182,8 +177,7 @@ def generate(width: int, height: int, difficulty: str, count: int, seed: int, de
     puzzles = generate_many(width, height, difficulty, count, random.Random(seed), density, stats=stats)
     for done, gp in enumerate(_with_progress(puzzles, count), start=1):
         if as_json:
-            obj = puzzle_to_json(gp.puzzle, gp.solution, gp.grade, gp.seed)
-            emit_json(obj | {"density": gp.density})
+            emit_json(gp.to_json())
         else:
             click.echo(("\n" if done > 1 else "") + format_tatham_id(gp.puzzle))
             click.echo(puzzle_text(gp.puzzle))
@@ -381,22 +375,19 @@ def grade_cmd(puzzle: str, as_json: bool, show_steps: bool) -> None:
     """
     from collections import Counter
 
-    from hashi_print.puzzle.deduce import deduce, island_names, step_json
+    from hashi_print.puzzle.deduce import grade_puzzle
     from hashi_print.puzzle.formats import read_puzzle
 
-    pz = read_puzzle(puzzle)
-    result = deduce(pz)
-    difficulty = (result.grade or "easy") if result.solved else "beyond"
+    result = grade_puzzle(read_puzzle(puzzle))
     if as_json:
-        names = island_names(pz)
-        emit_json({"difficulty": difficulty, "steps": [step_json(pz, s, names) for s in result.steps]})
+        emit_json(result.to_json())
         return
     if show_steps:
         for n, step in enumerate(result.steps, 1):
             click.echo(f"{n:4d}. [{step.technique}] {step.text}")
     used = Counter(s.technique for s in result.steps)
     summary = ", ".join(f"{name} {k}" for name, k in sorted(used.items(), key=lambda kv: -kv[1]))
-    click.echo(f"difficulty: {difficulty} ({len(result.steps)} steps: {summary})")
+    click.echo(f"difficulty: {result.grade} ({len(result.steps)} steps: {summary})")
 
 
 @cli.command("hint")
@@ -415,19 +406,17 @@ def hint_cmd(puzzle: str, state: str, as_json: bool) -> None:
     column of the fourth row (columns after Z go on AA, AB, ...). Separate bridges in STATE by
     spaces, commas or semicolons.
     """
-    from hashi_print.puzzle.deduce import check_state, hint_steps, step_json
+    from hashi_print.puzzle.deduce import check_state, hint
     from hashi_print.puzzle.formats import read_bridges, read_puzzle
 
     pz = read_puzzle(puzzle)
     counts = read_bridges(pz, state)
     check_state(pz, counts)
-    steps = hint_steps(pz, counts)
+    result = hint(pz, counts)
     if as_json:
-        if not steps:
-            emit_json(None)
-            return
-        emit_json({**step_json(pz, steps[-1]), "because": [step_json(pz, s) for s in steps[:-1]]})
+        emit_json(result.to_json())
         return
+    steps = result.steps
     if not steps:
         from hashi_print.puzzle.check import check_solution
         from hashi_print.puzzle.model import Solution

@@ -24,6 +24,11 @@ class SolveResult:
     seconds: float
     cuts: int = 0
 
+    def to_json(self) -> dict:
+        """Return the `solve --json` contract object."""
+        return {"status": self.status, "solution": self.solution.as_lists() if self.solution else None,
+                "seconds": round(self.seconds, 6)}
+
 
 @dataclass
 class _Stats:
