@@ -241,7 +241,8 @@ def test_layout_side_name_cannot_lead_out_of_the_folder(write, tmp_path, monkeyp
     monkeypatch.chdir(tmp_path)
     side = designed("side-a.json") | {"side": "../../../ESCAPED"}
     bad_input(run("sheet", "--layout", write("esc.json", json.dumps(side))), '"side"')
-    assert not list(tmp_path.parent.parent.glob("**/*ESCAPED*"))
+    for folder in (tmp_path, tmp_path / "output", tmp_path.parent, tmp_path.parent.parent):
+        assert not list(folder.glob("*ESCAPED*"))
 
 
 def test_book_checks_its_destination_before_generating(write, monkeypatch) -> None:
