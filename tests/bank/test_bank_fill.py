@@ -218,7 +218,7 @@ def listing_of_small() -> list[tuple]:
 
 @pytest.mark.parametrize("args, message", [
     (["--count", "0"], "--count 0"),
-    (["--count", "3", "--size", "3x3"], "width 3"),
+    (["--count", "3", "--size", "3x3"], "5 to 40"),
     (["--count", "3", "--seed", "-1"], "--seed -1"),
     (["--count", "3", "--workers", "0"], "--workers 0"),
     (["--count", "3", "--density", "0.9"], "density"),
