@@ -150,6 +150,8 @@ def parse_text_grid(text: str, source: str = "grid") -> Puzzle:
         body = lines[1:]
         if len(body) == rows and all(len(_cells(ln)) == cols for _, ln in body):
             declared, lines = (rows, cols), body
+    if not lines:
+        raise FormatError(f"the header declares a {rows}x{cols} grid with no rows", source=source)
     grid = []
     for n, ln in lines:
         row = []
