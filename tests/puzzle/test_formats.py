@@ -106,7 +106,7 @@ def test_solution_text_draws_bridges() -> None:
     ("https://puzz.link/p?hashi/3/1/1.1", "unknown clue"),
     ("https://puzz.link/p?hashi/3/1/1g1g", "covers 4 cells"),
     ("2 2 2\n1 1\n0 1\n", "announces 2 islands"),
-    ('{"format": "hashi-puzzle/1", "width": 2}', "malformed"),
+    ('{"format": "hashi-puzzle/1", "width": 2}', 'no "height"'),
     ("{oops", "not valid JSON"),
 ])
 def test_bad_input_names_the_problem(text: str, fragment: str) -> None:
@@ -149,3 +149,8 @@ def test_puzzle_lines_name_the_bad_line(tmp_path) -> None:
 def test_random_text_never_crashes_the_parser(text: str) -> None:
     with contextlib.suppress(HashiError):
         parse_puzzle(text, "fuzz")
+
+
+def test_a_header_with_no_rows_is_refused_in_one_line() -> None:
+    with pytest.raises(HashiError, match="0x0 grid with no rows"):
+        parse_puzzle("0 0", "grid.txt")
