@@ -30,15 +30,19 @@ class _Stats:
     """Counters the solving loop fills in for the caller; `rounds` also keeps each disconnected candidate."""
 
     cuts: int = 0
-    rounds: list[tuple[tuple[int, ...], list[list[int]]]] | None = None
+    rounds: list[tuple[tuple[int, ...], list[list[int]], list[list[int]]]] | None = None
 
 
 @dataclass(frozen=True)
 class Round:
-    """One disconnected candidate the solver proposed: its bridges per lane and the groups that were cut."""
+    """One disconnected candidate: its bridges per lane, its groups, and per group the lanes of its cut.
+
+    A group's cut says that at least one of the lanes leaving it must carry a bridge.
+    """
 
     counts: tuple[int, ...]
     groups: tuple[tuple[int, ...], ...]
+    cuts: tuple[tuple[int, ...], ...]
 
 
 @dataclass(frozen=True)
@@ -96,7 +100,7 @@ def solutions(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
             if cuts:
                 stats.cuts += len(cuts)
                 if stats.rounds is not None:
-                    stats.rounds.append((counts, geo.components(k for k, c in enumerate(counts) if c)))
+                    stats.rounds.append((counts, geo.components(k for k, c in enumerate(counts) if c), cuts))
                 if any(not c for c in cuts):
                     return
                 for clause in cuts:
@@ -128,7 +132,10 @@ def solve_traced(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195"
     variables = max((abs(v) for c in enc.clauses for v in c), default=0)
     stats = _Stats(rounds=[])
     result = solve(puzzle, mode, backend, card, stats)
-    rounds = tuple(Round(tuple(counts), tuple(tuple(g) for g in groups)) for counts, groups in stats.rounds)
+    lane_of = {v: k for k, v in enumerate(enc.e1)}
+    rounds = tuple(Round(tuple(counts), tuple(tuple(g) for g in groups),
+                         tuple(tuple(lane_of[v] for v in clause) for clause in cuts))
+                   for counts, groups, cuts in stats.rounds)
     return TracedSolve(result, variables, len(enc.clauses), rounds)
 
 

@@ -89,7 +89,7 @@ async def read_json(request: Request) -> dict:
 
 def text_field(body: dict, key: str, default: str | None = None, limit: int = MAX_TEXT) -> str:
     """A string field of the body, at most `limit` characters."""
-    value = body.get(key, default)
+    value = default if body.get(key) is None else body[key]
     if not isinstance(value, str):
         raise BadRequest(f'"{key}" must be a string' if key in body else f'"{key}" is missing')
     if len(value) > limit:
@@ -229,6 +229,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         routes.append(Route(f"/api/{name}", api(work), methods=["POST"]))
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
+        await pool.run(int)  # start the workers now rather than on the first request
         yield
         pool.close()
 

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -23,7 +27,14 @@ class WorkPool:
     def __init__(self, workers: int, seconds: float):
         self.workers = max(1, workers)
         self.seconds = seconds
-        self._pool = ProcessPoolExecutor(self.workers)
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        """A fresh executor of `workers` processes."""
+        # Spawned, not forked: a forked worker would inherit the listening socket and the server's
+        # signal handlers, and outlive the server holding its port.
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_exit_with_parent, initargs=(os.getpid(),))
 
     async def run(self, func: Callable, *args):
         """Run func(*args) in a worker and return its result; stop it after the time limit."""
@@ -42,13 +53,27 @@ class WorkPool:
         """Start a fresh pool and end the old one's processes, which may still be busy with the slow job."""
         if pool is not self._pool:
             return
-        self._pool = ProcessPoolExecutor(self.workers)
-        # The executor cannot cancel a running job; ending its processes is the only way to free the core.
-        for proc in list(getattr(pool, "_processes", {}).values()):
-            proc.kill()
-        pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = self._new_pool()
+        _end(pool)
         log.warning("worker pool restarted after a job ran too long")
 
     def close(self) -> None:
-        """Stop the workers."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        """Stop the workers, busy or not."""
+        _end(self._pool)
+
+
+def _end(pool: ProcessPoolExecutor) -> None:
+    """End an executor's processes at once; the executor cannot cancel a job that is running."""
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        proc.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _exit_with_parent(parent: int) -> None:
+    """In a worker: end this process as soon as the server that started it is gone (even if killed)."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()

@@ -96,7 +96,9 @@ def solve_task(text: str, mode: str, backend: str, card: str) -> dict:
     names = island_names(puzzle)
     geo = puzzle.geometry
     rounds = [{"bridges": Solution.from_lane_counts(geo, r.counts).as_lists(),
-               "groups": [[names[i] for i in g] for g in r.groups]} for r in traced.rounds[:MAX_ROUNDS_SHOWN]]
+               "groups": [[names[i] for i in g] for g in r.groups],
+               "cuts": [[lane_name(puzzle, k, names) for k in cut] for cut in r.cuts]}
+              for r in traced.rounds[:MAX_ROUNDS_SHOWN]]
     return {
         "status": result.status,
         "solution": result.solution.as_lists() if result.solution else None,

@@ -20,7 +20,8 @@ export const T = {
   solving: "Solving…",
   labResult: (r) => `${r.status} · ${r.stats.variables} variables · ${r.stats.clauses} clauses · ` +
     `${r.stats.cuts} cuts in ${r.stats.rounds} rounds · ${(r.stats.seconds * 1000).toFixed(1)} ms`,
-  labRound: (i, n, g) => `Round ${i} of ${n}: the candidate falls apart into ${g} groups; each gets a cut.`,
+  labRound: (i, n, g) => `Round ${i} of ${n}: the candidate falls apart into ${g} groups (coloured). ` +
+    "Each group gets a cut: one of the dashed lanes leaving it must carry a bridge.",
   labFinal: (n) => n ? `After ${n} round${n === 1 ? "" : "s"} of cuts: the solution.` :
     "No cuts were needed: the first candidate was connected.",
   labNone: "The puzzle has no solution.",
@@ -30,6 +31,7 @@ export const T = {
   cardTurn: (t, n) => `Turn ${t} of ${n}`,
   cardReady: "Ready: 17 cards to play.",
   cardBridges: (b) => `${b} bridge${b === 1 ? "" : "s"}`,
+  playedCard: (t, c) => `${t}: ${c.numeral} / ${c.bridges}`,
   cardsDone: "All 17 cards played. Count your points!",
   setupPick: "Setup: click an unflagged island, then write a 3 or a 4 on it.",
   setupChosen: (l) => `Setup on ${l}: write a 3 or a 4.`,
