@@ -147,7 +147,7 @@ def turns_field(body: dict) -> list[dict]:
 def create_app(settings: Settings | None = None) -> Starlette:
     """Build the web app with its worker pool."""
     settings = settings or Settings()
-    pool = WorkPool(settings.workers, settings.seconds)
+    pool = WorkPool(settings.workers, settings.seconds, preload=("hashi_print.web.tasks",))
     static = _static_files()
     env = Environment(loader=PackageLoader("hashi_print.web", "templates"), autoescape=select_autoescape())
 
@@ -229,7 +229,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         routes.append(Route(f"/api/{name}", api(work), methods=["POST"]))
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
-        await pool.run(int)  # start the workers now rather than on the first request
+        await pool.warm()
         yield
         pool.close()
 

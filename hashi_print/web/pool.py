@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import multiprocessing
 import os
@@ -24,9 +25,10 @@ class TooSlow(HashiError):
 class WorkPool:
     """Run picklable functions in worker processes so the event loop never computes."""
 
-    def __init__(self, workers: int, seconds: float):
+    def __init__(self, workers: int, seconds: float, preload: tuple[str, ...] = ()):
         self.workers = max(1, workers)
         self.seconds = seconds
+        self.preload = preload
         self._pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
@@ -34,7 +36,13 @@ class WorkPool:
         # Spawned, not forked: a forked worker would inherit the listening socket and the server's
         # signal handlers, and outlive the server holding its port.
         return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_exit_with_parent, initargs=(os.getpid(),))
+                                   initializer=_start_worker, initargs=(os.getpid(), self.preload))
+
+    async def warm(self) -> None:
+        """Start every worker now (a spawned worker takes a moment), not on the first requests."""
+        loop = asyncio.get_running_loop()
+        starts = [loop.run_in_executor(self._pool, time.sleep, 0.2) for _ in range(self.workers)]
+        await asyncio.gather(*starts)
 
     async def run(self, func: Callable, *args):
         """Run func(*args) in a worker and return its result; stop it after the time limit."""
@@ -55,6 +63,8 @@ class WorkPool:
             return
         self._pool = self._new_pool()
         _end(pool)
+        for _ in range(self.workers):
+            self._pool.submit(time.sleep, 0.2)
         log.warning("worker pool restarted after a job ran too long")
 
     def close(self) -> None:
@@ -69,8 +79,11 @@ def _end(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _exit_with_parent(parent: int) -> None:
-    """In a worker: end this process as soon as the server that started it is gone (even if killed)."""
+def _start_worker(parent: int, preload: tuple[str, ...]) -> None:
+    """In a new worker: import the modules its jobs need, and end it once the server is gone (even killed)."""
+    for name in preload:
+        importlib.import_module(name)
+
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(1.0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 import pytest
 from independent import is_valid_solution
@@ -187,5 +188,6 @@ def test_a_job_past_the_time_limit_is_stopped_and_the_pool_recovers():
     with TestClient(create_app(Settings(workers=1, seconds=0.5))) as c:
         r = c.post("/api/hint", json={"puzzle": slow, "bridges": ""})
         assert r.status_code == 400 and "stopped after" in r.json()["error"]
+        time.sleep(4)  # the fresh worker starts in the background meanwhile
         ok = c.post("/api/solve", json={"puzzle": PUZZLE})
         assert ok.status_code == 200 and json.loads(ok.text)["status"] == "unique"
