@@ -6,6 +6,7 @@ import contextlib
 import json
 import logging
 import random
+import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -263,7 +264,19 @@ def serve(host: str, port: int, settings: Settings, announce: Callable[[str], No
     """Run the app with uvicorn until Ctrl-C."""
     import uvicorn
 
+    _check_free(host, port)
     app = create_app(settings)
     shown = f"[{host}]" if ":" in host else host
     announce(f"hashi-print web app on http://{shown}:{port}/  (Ctrl-C stops it)")
     uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def _check_free(host: str, port: int) -> None:
+    """Raise HashiError when the address cannot be listened on (taken, or not this machine's)."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as err:
+        raise HashiError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None

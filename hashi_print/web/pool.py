@@ -68,15 +68,15 @@ class WorkPool:
         log.warning("worker pool restarted after a job ran too long")
 
     def close(self) -> None:
-        """Stop the workers, busy or not."""
-        _end(self._pool)
+        """Stop the workers, busy or not, and wait until they are gone."""
+        _end(self._pool, wait=True)
 
 
-def _end(pool: ProcessPoolExecutor) -> None:
+def _end(pool: ProcessPoolExecutor, wait: bool = False) -> None:
     """End an executor's processes at once; the executor cannot cancel a job that is running."""
     for proc in list((getattr(pool, "_processes", None) or {}).values()):
         proc.kill()
-    pool.shutdown(wait=False, cancel_futures=True)
+    pool.shutdown(wait=wait, cancel_futures=True)
 
 
 def _start_worker(parent: int, preload: tuple[str, ...]) -> None:
