@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -10,9 +11,9 @@ import click
 
 from hashi_print.errors import HashiError
 from hashi_print.puzzle.book import MIXED, ORDERS
-from hashi_print.puzzle.model import GRADES
+from hashi_print.puzzle.model import GRADES, Status
 from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES, MODES
-from hashi_print.render.paper import PAPER, PROFILES, TRIMS
+from hashi_print.render.paper import COLOR_MODELS, PAPER, PROFILES, TRIMS
 
 EXIT_BROKEN_RULE = 1
 EXIT_BAD_INPUT = 2
@@ -72,17 +73,13 @@ def solve(puzzle: str, as_json: bool, mode: str, backend: str, card: str) -> Non
     pz = read_puzzle(puzzle)
     result = run_solve(pz, mode=mode, backend=backend, card=card)
     if as_json:
-        emit_json({
-            "status": result.status,
-            "solution": result.solution.as_lists() if result.solution else None,
-            "seconds": round(result.seconds, 6),
-        })
+        emit_json(result.to_json())
         return
     if result.solution is not None:
         click.echo(solution_text(pz, result.solution))
-    verdict = {"unique": "unique: exactly one solution",
-               "multiple": "multiple: at least two solutions (one shown)",
-               "none": "none: the puzzle has no solution"}[result.status]
+    verdict = {Status.UNIQUE: "unique: exactly one solution",
+               Status.MULTIPLE: "multiple: at least two solutions (one shown)",
+               Status.NONE: "none: the puzzle has no solution"}[result.status]
     click.echo(f"{verdict} ({result.seconds:.3f} s)")
 
 
@@ -119,7 +116,7 @@ def generate(width: int, height: int, difficulty: str, count: int, seed: int, de
     import random
     import time
 
-    from hashi_print.puzzle.formats import format_tatham_id, puzzle_text, puzzle_to_json
+    from hashi_print.puzzle.formats import format_tatham_id, puzzle_text
     from hashi_print.puzzle.generate import GenerationStats, generate_many
 
     stats = GenerationStats()
@@ -127,8 +124,7 @@ def generate(width: int, height: int, difficulty: str, count: int, seed: int, de
     puzzles = generate_many(width, height, difficulty, count, random.Random(seed), density, stats=stats)
     for done, gp in enumerate(_with_progress(puzzles, count), start=1):
         if as_json:
-            obj = puzzle_to_json(gp.puzzle, gp.solution, gp.grade, gp.seed)
-            emit_json(obj | {"density": gp.density})
+            emit_json(gp.to_json())
         else:
             click.echo(("\n" if done > 1 else "") + format_tatham_id(gp.puzzle))
             click.echo(puzzle_text(gp.puzzle))
@@ -246,31 +242,47 @@ def score_cmd(sheets: tuple[str, ...], layout: str | None, deck_file: str | None
 @click.option("--order", type=click.Choice(ORDERS), default="progression",
               show_default=True, help="Easy to expert, or the order the puzzles were made in.")
 @click.option("--title", default="Hashi", show_default=True)
-@click.option("--crop-marks", is_flag=True, help="pnp only: add crop marks around the trimmed page.")
+@click.option("--crop-marks", is_flag=True,
+              help="pnp only: add crop marks around the trimmed page (only where the marked page still "
+                   "fits A4 or Letter paper, e.g. --trim 6x9).")
+@click.option("--per-page", type=click.IntRange(1, 24), default=None,
+              help="Puzzles per page (default: as many as keep the islands comfortably large).")
+@click.option("--author", default="", help="Author for the title page, copyright page and cover.")
+@click.option("--year", type=click.IntRange(1900, 2999), default=None,
+              help="Year of the copyright notice (none by default, so a rebuild stays byte-identical).")
+@click.option("--isbn", default="", help="ISBN for the copyright page and cover (ISBN-13 or ISBN-10).")
+@click.option("--credit/--no-credit", default=True, show_default=True,
+              help="Say on the copyright page that the puzzles were made with hashi-print (and the seed).")
+@click.option("--color", "color", type=click.Choice(COLOR_MODELS), default="rgb", show_default=True,
+              help="cmyk for print shops: every colour in CMYK, text and lines on the black plate only.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="PDF to write [default: output/hashi-book-<trim>.pdf].")
 @click.option("--manifest", type=click.Path(dir_okay=False), default=None,
               help="Also write a JSON list of each puzzle's number, page, ID and solution.")
 def book(count: int, size: str, sizes: str | None, difficulty: str, density: str | None, seed: int,
          from_file: str | None, trim: str, profile: str, order: str, title: str, crop_marks: bool,
+         per_page: int | None, author: str, year: int | None, isbn: str, credit: bool, color: str,
          out: str | None, manifest: str | None) -> None:
-    """Make a print-ready PDF puzzle book: title, how to play, numbered puzzles, solutions at the back."""
+    """Make a print-ready PDF puzzle book: title, copyright and contents pages, how to play, numbered
+    puzzles grouped by grade and size, solutions at the back. The book is checked against its print
+    profile (KDP or home printing) before anything is generated and again before it is written.
+    """
     from hashi_print.files import write_atomic
     from hashi_print.puzzle.book import book_plan_requests, generate_puzzles, load_puzzles, parse_size
-    from hashi_print.render.book import BookOptions, check_sizes_fit, render_book
+    from hashi_print.render.book import BookOptions, check_book_plan, render_book
 
+    options = BookOptions(title=title, trim=trim, profile=profile, order=order, crop_marks=crop_marks,
+                          per_page=per_page, author=author, year=year, isbn=isbn, credit=credit, color=color)
     if from_file:
         puzzles = load_puzzles(from_file)
         note = f"puzzles from {click.format_filename(from_file, shorten=True)}"
     else:
         grid_sizes = [parse_size(s) for s in (sizes.split(",") if sizes else [size])]
         requests = book_plan_requests(count, grid_sizes, difficulty)
-        check_sizes_fit(grid_sizes, trim, profile)
+        check_book_plan(requests, options, density)
         puzzles = list(_with_progress(generate_puzzles(requests, seed, density), len(requests)))
         note = f"seed {seed}"
-    options = BookOptions(title=title, trim=trim, profile=profile, order=order, crop_marks=crop_marks,
-                          note=f"made with hashi-print · {note}")
-    result = render_book(puzzles, options)
+    result = render_book(puzzles, dataclasses.replace(options, note=note))
     path = write_atomic(out or f"output/hashi-book-{trim}.pdf", result.pdf)
     if manifest:
         write_atomic(manifest, json.dumps(result.manifest, indent=1) + "\n")
@@ -313,22 +325,19 @@ def grade_cmd(puzzle: str, as_json: bool, show_steps: bool) -> None:
     """
     from collections import Counter
 
-    from hashi_print.puzzle.deduce import deduce, island_names, step_json
+    from hashi_print.puzzle.deduce import grade_puzzle
     from hashi_print.puzzle.formats import read_puzzle
 
-    pz = read_puzzle(puzzle)
-    result = deduce(pz)
-    difficulty = (result.grade or "easy") if result.solved else "beyond"
+    result = grade_puzzle(read_puzzle(puzzle))
     if as_json:
-        names = island_names(pz)
-        emit_json({"difficulty": difficulty, "steps": [step_json(pz, s, names) for s in result.steps]})
+        emit_json(result.to_json())
         return
     if show_steps:
         for n, step in enumerate(result.steps, 1):
             click.echo(f"{n:4d}. [{step.technique}] {step.text}")
     used = Counter(s.technique for s in result.steps)
     summary = ", ".join(f"{name} {k}" for name, k in sorted(used.items(), key=lambda kv: -kv[1]))
-    click.echo(f"difficulty: {difficulty} ({len(result.steps)} steps: {summary})")
+    click.echo(f"difficulty: {result.grade} ({len(result.steps)} steps: {summary})")
 
 
 @cli.command("hint")
@@ -347,18 +356,16 @@ def hint_cmd(puzzle: str, state: str, as_json: bool) -> None:
     column of the fourth row (columns after Z go on AA, AB, ...). Separate bridges in STATE by
     spaces, commas or semicolons.
     """
-    from hashi_print.puzzle.deduce import hint_steps, parse_bridges, step_json
+    from hashi_print.puzzle.deduce import hint, parse_bridges
     from hashi_print.puzzle.formats import read_puzzle
 
     pz = read_puzzle(puzzle)
     counts = parse_bridges(pz, state)
-    steps = hint_steps(pz, counts)
+    result = hint(pz, counts)
     if as_json:
-        if not steps:
-            emit_json(None)
-            return
-        emit_json({**step_json(pz, steps[-1]), "because": [step_json(pz, s) for s in steps[:-1]]})
+        emit_json(result.to_json())
         return
+    steps = result.steps
     if not steps:
         from hashi_print.puzzle.check import check_solution
         from hashi_print.puzzle.model import Solution

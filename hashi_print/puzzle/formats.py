@@ -148,7 +148,7 @@ def parse_text_grid(text: str, source: str = "grid") -> Puzzle:
     if len(head) == 2 and all(h.isdigit() for h in head):
         rows, cols = int(head[0]), int(head[1])
         body = lines[1:]
-        if len(body) == rows and all(len(_cells(ln)) == cols for _, ln in body):
+        if body and len(body) == rows and all(len(_cells(ln)) == cols for _, ln in body):
             declared, lines = (rows, cols), body
     grid = []
     for n, ln in lines:

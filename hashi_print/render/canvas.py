@@ -18,6 +18,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas as _RlCanvas
 
 from hashi_print.files import write_atomic
+from hashi_print.render.paper import COLOR_MODELS
 from hashi_print.render.preflight import Preflight
 
 FONT = "HashiSans"
@@ -27,7 +28,6 @@ SVG_FONT_FAMILY = "'Bitstream Vera Sans', 'DejaVu Sans', Verdana, sans-serif"
 PT = 25.4 / 72.0
 _FONT_FILES = {FONT: "Vera.ttf", FONT_BOLD: "VeraBd.ttf"}
 _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
-COLOR_MODELS = ("rgb", "cmyk")
 # Greys this dark are the kit's ink: in CMYK they print as solid black on the black plate alone.
 SOLID_K_BELOW = 0x30
 _SUBSET_NAME = re.compile(rb"/([A-Z]{6})\+([A-Za-z0-9._-]+)")

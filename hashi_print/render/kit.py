@@ -117,7 +117,7 @@ def sample_books(out: Path, papers: tuple[str, ...]) -> list[tuple[Path, str]]:
     written = []
     for p in papers:
         options = BookOptions(title="Hashi: classic puzzles", trim=p,
-                              note=f"made with hashi-print · seed {SAMPLE_BOOK['seed']}")
+                              note=f"seed {SAMPLE_BOOK['seed']}")
         book = render_book(puzzles, options)
         path = write_atomic(out / f"puzzles-{p}.pdf", book.pdf)
         written.append((path, f"{len(puzzles)} classic Hashiwokakero puzzles (7x7 and 10x10, easy to "
