@@ -159,7 +159,7 @@ def parse_text_grid(text: str, source: str = "grid") -> Puzzle:
     if len(head) == 2 and all(_DIGITS.fullmatch(h) for h in head):
         rows, cols = int(head[0]), int(head[1])
         body = lines[1:]
-        if body and len(body) == rows and all(len(_cells(ln)) == cols for _, ln in body):
+        if len(body) == rows and all(len(_cells(ln)) == cols for _, ln in body):
             declared, lines = (rows, cols), body
     if not lines:
         raise FormatError(f"the header declares a {rows}x{cols} grid with no rows", source=source)
