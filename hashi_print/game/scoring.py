@@ -255,7 +255,7 @@ def score_game(states: Sequence[GameState], scoring: Scoring, unknown: Sequence[
 
 
 def winners(scores: Sequence[Score], valid: Sequence[bool] | None = None) -> list[int]:
-    """Return the positions of the players with the highest total (a tie is shared); rule-breakers can't win."""
+    """Return the positions of the highest totals (a tie is shared); a rule-breaker cannot win."""
     eligible = [pos for pos in range(len(scores)) if valid is None or valid[pos]]
     if not eligible:
         return []

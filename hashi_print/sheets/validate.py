@@ -472,7 +472,8 @@ def score_players(reports: list[Report], scoring: Scoring) -> GameScore:
     problems = [f"{r.source}: {len(r.violations)} rule(s) broken, so it scores no bonus, takes no first "
                 f"and cannot win; run `hashi-print validate` on it" for r in reports if not r.ok]
     unchecked = tuple(f"{r.source}: no turn given for {', '.join(r.unknown_turns)} (no `bonus` line), so "
-                      f"it takes no first from a player whose turn is known" for r in reports if r.unknown_turns)
+                      f"it takes no first from a player whose turn is known"
+                      for r in reports if r.unknown_turns)
     records = [r for r in reports if r.kind == "record"]
     for r in records[1:]:
         for turn, (mine, theirs) in enumerate(zip(r.cards, records[0].cards, strict=False), start=1):

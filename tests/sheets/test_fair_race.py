@@ -1,4 +1,4 @@
-"""Tests that scoring can't be gamed: feasible bonus turns, rule-breakers out of the race, no turn no first."""
+"""Scoring that can't be gamed: feasible bonus turns, rule-breakers out of the race, no turn no first."""
 
 from __future__ import annotations
 
