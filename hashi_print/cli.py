@@ -84,15 +84,28 @@ def solve(puzzle: str, as_json: bool, mode: str, backend: str, card: str) -> Non
 
 # --- the print kit ---------------------------------------------------------------------------
 
+def _lang_option(*, with_all: bool = False):
+    """The --lang option of the commands that print for people."""
+    from hashi_print.i18n import LANGUAGES
+
+    choices = [*LANGUAGES, "all"] if with_all else list(LANGUAGES)
+    extra = "; all writes each language into its own folder (OUT/en, OUT/de, ...)" if with_all else ""
+    return click.option("--lang", type=click.Choice(choices, case_sensitive=False), default="en",
+                        show_default=True,
+                        help=f"Language of the printed text: English, German, French, Italian, Korean or "
+                             f"Japanese{extra}.")
+
+
 @cli.command()
 @click.option("--paper", type=click.Choice(["a4", "letter", "both"]), default="both", show_default=True)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output", show_default=True,
               help="Folder to write the kit into.")
-def kit(paper: str, out_dir: str) -> None:
+@_lang_option(with_all=True)
+def kit(paper: str, out_dir: str, lang: str) -> None:
     """Write the whole print kit into --out: score sheets, cards, solo table, rules, sample puzzles."""
-    from hashi_print.render.kit import build_kit
+    from hashi_print.render.kit import build_kits
 
-    written = build_kit(out_dir, paper=paper)
+    written = build_kits(out_dir, paper=paper, lang=lang)
     for path, what in written:
         click.echo(f"{path}  {what}")
 
@@ -253,11 +266,13 @@ def score_cmd(sheets: tuple[str, ...], layout: str | None, deck_file: str | None
               help="PDF to write [default: output/hashi-book-<trim>.pdf].")
 @click.option("--manifest", type=click.Path(dir_okay=False), default=None,
               help="Also write a JSON list of each puzzle's number, page, ID and solution.")
+@_lang_option()
 def book(count: int, size: str, sizes: str | None, difficulty: str, density: str | None, seed: int,
          from_file: str | None, trim: str, profile: str, order: str, title: str, crop_marks: bool,
-         out: str | None, manifest: str | None) -> None:
+         out: str | None, manifest: str | None, lang: str) -> None:
     """Make a print-ready PDF puzzle book: title, how to play, numbered puzzles, solutions at the back."""
     from hashi_print.files import write_atomic
+    from hashi_print.i18n import _, language
     from hashi_print.render.book import (
         BookOptions,
         book_plan_requests,
@@ -268,17 +283,21 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
         render_book,
     )
 
+    lang = lang.lower()
     if from_file:
         puzzles = load_puzzles(from_file)
-        note = f"puzzles from {click.format_filename(from_file, shorten=True)}"
+        with language(lang):
+            note = _("made with hashi-print · puzzles from {file}").format(
+                file=click.format_filename(from_file, shorten=True))
     else:
         grid_sizes = [parse_size(s) for s in (sizes.split(",") if sizes else [size])]
         requests = book_plan_requests(count, grid_sizes, difficulty)
         check_sizes_fit(grid_sizes, trim, profile)
         puzzles = list(_with_progress(generate_puzzles(requests, seed, density), len(requests)))
-        note = f"seed {seed}"
+        with language(lang):
+            note = _("made with hashi-print · seed {seed}").format(seed=seed)
     options = BookOptions(title=title, trim=trim, profile=profile, order=order, crop_marks=crop_marks,
-                          note=f"made with hashi-print · {note}")
+                          note=note, lang=lang)
     result = render_book(puzzles, options)
     path = write_atomic(out or f"output/hashi-book-{trim}.pdf", result.pdf)
     if manifest:
@@ -300,12 +319,13 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
               help="A hashi-deck/1 file for the card strip (default: layouts/deck.json).")
 @click.option("--scoring", "scoring_file", type=click.Path(dir_okay=False),
               help="A hashi-scoring/1 file for the bonus boxes (default: layouts/scoring.json).")
+@_lang_option()
 def sheet(side: str | None, layout: str | None, paper: str, fmt: str, out: str | None, deck_file: str | None,
-          scoring_file: str | None) -> None:
+          scoring_file: str | None, lang: str) -> None:
     """Print a score sheet for side A or B, or for a board of your own (--layout FILE)."""
     from hashi_print.render.kit import print_sheet
 
-    path = print_sheet(side, layout, paper, fmt, out, deck=deck_file, scoring=scoring_file)
+    path = print_sheet(side, layout, paper, fmt, out, deck=deck_file, scoring=scoring_file, lang=lang.lower())
     click.echo(f"{path}  score sheet ({paper}, {fmt})")
 
 

@@ -10,6 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from hashi_print.errors import LayoutError, PuzzleError
+from hashi_print.i18n import N_, _, language, ngettext
 from hashi_print.puzzle.model import DIFFICULTIES, Puzzle, Solution
 from hashi_print.render.canvas import PT, PdfCanvas, text_width, wrap_text
 from hashi_print.render.puzzle import (
@@ -64,6 +65,7 @@ class BookOptions:
     crop_marks: bool = False
     author: str = "hashi_print"
     note: str = ""
+    lang: str = "en"
 
 
 @dataclass(frozen=True)
@@ -267,7 +269,7 @@ def plan_pages(puzzles: Sequence[BookPuzzle], trim: str, profile: str,
 def plan_book(puzzles: Sequence[BookPuzzle], trim: str, profile: str) -> tuple[Margins, list[Page]]:
     """Find margins and pages that agree: the kdp gutter depends on the (padded) page count it produces."""
     pages_guess = KDP_MIN_PAGES
-    for _ in range(8):
+    for _attempt in range(8):
         margins = margins_for(trim, profile, pages_guess)
         pages = plan_pages(puzzles, trim, profile, margins)
         if profile == "pnp" or kdp_gutter(len(pages)) == kdp_gutter(pages_guess):
@@ -352,7 +354,7 @@ def _difficulty_mix(puzzles: Sequence[BookPuzzle]) -> str:
     counts = Counter(bp.difficulty for bp in puzzles)
     names = [d for d in (*DIFFICULTIES, UNRATED) if counts[d]]
     names += sorted(d for d in counts if d not in names)
-    return " · ".join(f"{counts[d]} {d}" for d in names)
+    return " · ".join(f"{counts[d]} {_(d)}" for d in names)
 
 
 def _size_mix(puzzles: Sequence[BookPuzzle]) -> str:
@@ -360,8 +362,8 @@ def _size_mix(puzzles: Sequence[BookPuzzle]) -> str:
     sizes = sorted({(bp.puzzle.width, bp.puzzle.height) for bp in puzzles}, key=lambda s: (s[0] * s[1], s))
     names = [f"{w}×{h}" for w, h in sizes]
     if len(names) == 1:
-        return f"{names[0]} grids"
-    return f"{', '.join(names[:-1])} and {names[-1]} grids"
+        return _("{size} grids").format(size=names[0])
+    return _("{sizes} and {last} grids").format(sizes=", ".join(names[:-1]), last=names[-1])
 
 
 def example_puzzle() -> tuple[Puzzle, Solution]:
@@ -375,23 +377,25 @@ def example_puzzle() -> tuple[Puzzle, Solution]:
 
 
 RULES = (
-    "Every island must end up with exactly as many bridges as the number written in it.",
-    "Bridges run in straight lines, across or down, from one island to another.",
-    "Bridges never cross each other and never pass over an island.",
-    "Two islands may be joined by one bridge or by two, never more.",
-    "When you are done, all the islands form one connected group: you can walk over bridges "
-    "from any island to any other.",
+    N_("Every island must end up with exactly as many bridges as the number written in it."),
+    N_("Bridges run in straight lines, across or down, from one island to another."),
+    N_("Bridges never cross each other and never pass over an island."),
+    N_("Two islands may be joined by one bridge or by two, never more."),
+    N_("When you are done, all the islands form one connected group: you can walk over bridges "
+       "from any island to any other."),
 )
 TIPS = (
-    "Start where there is no choice: an island whose number needs every bridge it can have, "
-    "such as a 4 in a corner, a 6 on an edge or an 8 anywhere.",
-    "A pencil and an eraser help. Tick off an island once its number is reached.",
-    "The puzzles get harder through the book. Easy ones need only counting; expert ones ask you "
-    "to think a few bridges ahead.",
+    N_("Start where there is no choice: an island whose number needs every bridge it can have, "
+       "such as a 4 in a corner, a 6 on an edge or an 8 anywhere."),
+    N_("A pencil and an eraser help. Tick off an island once its number is reached."),
+    N_("The puzzles get harder through the book. Easy ones need only counting; expert ones ask you "
+       "to think a few bridges ahead."),
 )
-ABOUT = ("The small code under each puzzle is its ID. Type it into Simon Tatham's Bridges "
-         "(Game > Specific…) to play the puzzle on a computer or phone. The grey dots mark the "
-         "grid: bridges run along them. Solutions are at the back of the book, by puzzle number.")
+ABOUT = N_("The small code under each puzzle is its ID. Type it into Simon Tatham's Bridges "
+           "(Game > Specific…) to play the puzzle on a computer or phone. The grey dots mark the "
+           "grid: bridges run along them. Solutions are at the back of the book, by puzzle number.")
+# The grades, so that the catalogs carry them.
+GRADE_WORDS = (N_("easy"), N_("medium"), N_("hard"), N_("expert"), N_("unrated"))
 
 
 def _draw_paragraphs(canvas, x: float, y: float, width: float, paragraphs: Sequence[str], size_pt: float,
@@ -400,7 +404,7 @@ def _draw_paragraphs(canvas, x: float, y: float, width: float, paragraphs: Seque
     lead = size_pt * PT * 1.45
     indent = 6.0 if bullets else 0.0
     for i, para in enumerate(paragraphs, 1):
-        lines = wrap_text(para, size_pt, width - indent)
+        lines = wrap_text(_(para), size_pt, width - indent)
         if bullets:
             canvas.text(x, y, f"{i}.", size_pt=size_pt, bold=True, color=INK)
         for line in lines:
@@ -426,8 +430,8 @@ def _draw_title_page(canvas, options: BookOptions, puzzles: Sequence[BookPuzzle]
     title_y -= lead
     canvas.line(cx - 20, title_y + 8, cx + 20, title_y + 8, width=0.5, color=INK)
     count = len(puzzles)
-    canvas.text(cx, title_y + 18, f"{count} bridge-building logic puzzle{'s' if count != 1 else ''}",
-                size_pt=15, anchor="middle", color=INK)
+    what = ngettext("{count} bridge-building logic puzzle", "{count} bridge-building logic puzzles", count)
+    canvas.text(cx, title_y + 18, what.format(count=count), size_pt=15, anchor="middle", color=INK)
     canvas.text(cx, title_y + 27, _size_mix(puzzles), size_pt=11, anchor="middle", color=GREY)
     canvas.text(cx, title_y + 34, _difficulty_mix(puzzles), size_pt=11, anchor="middle", color=GREY)
     puzzle, solution = example_puzzle()
@@ -435,7 +439,7 @@ def _draw_title_page(canvas, options: BookOptions, puzzles: Sequence[BookPuzzle]
     gx = cx - puzzle.width * cell / 2
     gy = y + h * 0.5
     draw_puzzle(canvas, puzzle, gx, gy, cell, solution=solution, style=PICTURE_STYLE)
-    canvas.text(cx, y + h - 6, "with solutions", size_pt=10, anchor="middle", color=GREY)
+    canvas.text(cx, y + h - 6, _("with solutions"), size_pt=10, anchor="middle", color=GREY)
     if options.note:
         canvas.text(cx, y + h, options.note, size_pt=7, anchor="middle", color=GREY)
 
@@ -462,11 +466,11 @@ def _draw_howto_page(canvas, box) -> None:
 
 def _howto(canvas, box, scale: float) -> float:
     """Draw (or measure) the how-to-play page at a type scale; return the y below the last line."""
-    x, y, w, _ = box
+    x, y, w = box[:3]
     body, small = 10.5 * scale, 9.5 * scale
-    canvas.text(x, y + 8 * scale, "How to play", size_pt=20 * scale, bold=True, color=INK)
-    intro = ("Each circle is an island. The number in it says how many bridges touch it. "
-             "Draw the bridges so that:")
+    canvas.text(x, y + 8 * scale, _("How to play"), size_pt=20 * scale, bold=True, color=INK)
+    intro = N_("Each circle is an island. The number in it says how many bridges touch it. "
+               "Draw the bridges so that:")
     yy = _draw_paragraphs(canvas, x, y + 18 * scale, w, [intro], body)
     yy = _draw_paragraphs(canvas, x, yy + 1, w, RULES, body, bullets=True)
     puzzle, solution = example_puzzle()
@@ -474,14 +478,14 @@ def _howto(canvas, box, scale: float) -> float:
     gw = puzzle.width * cell
     left, right = x + w / 2 - 8 - gw, x + w / 2 + 8
     top = yy + 9 * scale
-    canvas.text(left, top - 3, "A puzzle", size_pt=9 * scale, bold=True, color=INK)
-    canvas.text(right, top - 3, "and its solution", size_pt=9 * scale, bold=True, color=INK)
+    canvas.text(left, top - 3, _("A puzzle"), size_pt=9 * scale, bold=True, color=INK)
+    canvas.text(right, top - 3, _("and its solution"), size_pt=9 * scale, bold=True, color=INK)
     draw_puzzle(canvas, puzzle, left, top, cell)
     draw_puzzle(canvas, puzzle, right, top, cell, solution=solution, style=SOLUTION_STYLE)
     yy = top + puzzle.height * cell + 11 * scale
-    canvas.text(x, yy, "Tips", size_pt=12 * scale, bold=True, color=INK)
+    canvas.text(x, yy, _("Tips"), size_pt=12 * scale, bold=True, color=INK)
     yy = _draw_paragraphs(canvas, x, yy + 7 * scale, w, TIPS, small)
-    canvas.text(x, yy + 3 * scale, "Playing on screen", size_pt=12 * scale, bold=True, color=INK)
+    canvas.text(x, yy + 3 * scale, _("Playing on screen"), size_pt=12 * scale, bold=True, color=INK)
     return _draw_paragraphs(canvas, x, yy + 10 * scale, w, [ABOUT], small)
 
 
@@ -496,7 +500,7 @@ def _draw_notes_page(canvas, box) -> None:
     """Draw a notes page: the heading, then light ruled lines across the type area down to its foot."""
     x, y, w, h = box
     # The heading sits where "How to play" does, so the two text pages of the book match.
-    canvas.text(x, y + 8, "Notes", size_pt=20, bold=True, color=INK)
+    canvas.text(x, y + 8, _("Notes"), size_pt=20, bold=True, color=INK)
     for rule_y in notes_rules(y + 12, y + h):
         canvas.line(x, rule_y, x + w, rule_y, width=0.2, color=NOTES_RULE_COLOR)
 
@@ -526,7 +530,7 @@ def _draw_puzzle_block(canvas, bp: BookPuzzle, number: int, cell: float, origin,
     gw, gh = bp.puzzle.width * cell, bp.puzzle.height * cell
     gx, gy = origin[0], origin[1] + slot.above
     canvas.text(gx, gy - 2.2, str(number), size_pt=13, bold=True, color=INK)
-    canvas.text(gx + gw, gy - 2.2, f"{bp.difficulty} · {bp.puzzle.width}×{bp.puzzle.height}", size_pt=8,
+    canvas.text(gx + gw, gy - 2.2, f"{_(bp.difficulty)} · {bp.puzzle.width}×{bp.puzzle.height}", size_pt=8,
                 anchor="end", color=GREY)
     draw_puzzle(canvas, bp.puzzle, gx, gy, cell)
     size, lines = fit_id(bp.id, gw)
@@ -568,8 +572,11 @@ def _running_head(canvas, page: Page, page_no: int, trim: str, margins: Margins,
     canvas.text(x, foot, str(page_no), size_pt=9, anchor=anchor, color=GREY)
     if page.kind in ("puzzles", "solutions"):
         first, last = page.numbers[0], page.numbers[-1]
-        label = "Puzzle" if page.kind == "puzzles" else "Solution"
-        what = f"{label} {first}" if first == last else f"{label}s {first}–{last}"
+        if page.kind == "puzzles":
+            what = _("Puzzle {n}") if first == last else _("Puzzles {first}–{last}")
+        else:
+            what = _("Solution {n}") if first == last else _("Solutions {first}–{last}")
+        what = what.format(n=first, first=first, last=last)
         head_y = margins.top * 0.55
         box = content_box(page_no, trim, margins)
         hx, hanchor = (box[0] + box[2], "end") if page_no % 2 == 1 or profile == "pnp" else (box[0], "start")
@@ -579,7 +586,13 @@ def _running_head(canvas, page: Page, page_no: int, trim: str, margins: Margins,
 # --- the book ---------------------------------------------------------------------------------------
 
 def render_book(puzzles: Sequence[BookPuzzle], options: BookOptions) -> Book:
-    """Compose and draw the whole book; return the PDF bytes, the manifest and any warnings."""
+    """Compose and draw the book in its language; return the PDF bytes, the manifest and any warnings."""
+    with language(options.lang):
+        return _render_book(puzzles, options)
+
+
+def _render_book(puzzles: Sequence[BookPuzzle], options: BookOptions) -> Book:
+    """Compose and draw the whole book in the current language."""
     if not puzzles:
         raise LayoutError("a book needs at least one puzzle")
     if options.crop_marks and options.profile == "kdp":
@@ -588,7 +601,7 @@ def render_book(puzzles: Sequence[BookPuzzle], options: BookOptions) -> Book:
     margins, pages = plan_book(ordered, options.trim, options.profile)
     w, h = trim_size(options.trim)
     pad = CROP_SPACE if options.crop_marks else 0.0
-    subject = f"{len(ordered)} Hashiwokakero puzzles with solutions"
+    subject = _("{count} Hashiwokakero puzzles with solutions").format(count=len(ordered))
     pdf = PdfCanvas(None, w + 2 * pad, h + 2 * pad, title=options.title, author=options.author,
                     subject=subject)
     if options.crop_marks:
@@ -627,9 +640,9 @@ def _bookmark(pdf: PdfCanvas, page: Page, page_no: int, pages: Sequence[Page]) -
     first_of_kind = all(p.kind != page.kind for p in pages[:page_no - 1])
     if not first_of_kind or page.kind == "blank":
         return
-    title = {"title": "Title", "howto": "How to play", "puzzles": "Puzzles", "solutions": "Solutions",
-             "notes": "Notes"}
-    pdf.bookmark(title[page.kind])
+    title = {"title": N_("Title"), "howto": N_("How to play"), "puzzles": N_("Puzzles"),
+             "solutions": N_("Solutions"), "notes": N_("Notes")}
+    pdf.bookmark(_(title[page.kind]))
 
 
 def _manifest(ordered: Sequence[BookPuzzle], options: BookOptions, pages: Sequence[Page],

@@ -13,6 +13,7 @@ from pathlib import Path
 from hashi_print.errors import LayoutError
 from hashi_print.game.board import BoardSide
 from hashi_print.game.deck import GOALS, Card, Deck, Scoring
+from hashi_print.i18n import N_, _, language
 from hashi_print.render.canvas import PAPER, Canvas, PdfCanvas, SvgCanvas, text_width
 from hashi_print.render.markers import CORNERS, draw_marker, side_marker_ids
 
@@ -28,8 +29,8 @@ MARKER = 12.0
 RULER_MM = 50.0
 MIN_ISLAND_R = 4.5
 TURNS = 17
-GOAL_TEXT = {"red": "all 4 red flags circled", "blue": "all 3 blue flags circled",
-             "six": "6 circled islands joined by bridges"}
+GOAL_TEXT = {"red": N_("all 4 red flags circled"), "blue": N_("all 3 blue flags circled"),
+             "six": N_("6 circled islands joined by bridges")}
 
 
 @dataclass(frozen=True)
@@ -227,11 +228,12 @@ def draw_card_pips(cv: Canvas, cx: float, y: float, bridges: int, length: float,
 
 def draw_sheet(cv: Canvas, side: BoardSide, deck: Deck, scoring: Scoring, lay: SheetLayout) -> None:
     """Draw a complete score sheet from its layout."""
-    cv.text(lay.title[0], lay.title[1], f"Hashi \u2013 side {side.name}", size_pt=16, bold=True, id="title")
-    cv.text(lay.title[0], lay.title[1] + 5.5, "score sheet \u2013 draw bridges along the dots",
+    title = _("Hashi \u2013 side {side}").format(side=side.name)
+    cv.text(lay.title[0], lay.title[1], title, size_pt=16, bold=True, id="title")
+    cv.text(lay.title[0], lay.title[1] + 5.5, _("score sheet \u2013 draw bridges along the dots"),
             size_pt=8, color="#555555", id="subtitle")
     px, py, pw, ph = lay.player
-    cv.text(px, py + ph - 1.5, "Player", size_pt=9, id="player-label")
+    cv.text(px, py + ph - 1.5, _("Player"), size_pt=9, id="player-label")
     cv.line(px + 13.0, py + ph - 1.0, px + pw, py + ph - 1.0, width=0.3, id="player-line")
     for (x, y, s, mid), corner in zip(lay.markers, CORNERS, strict=True):
         draw_marker(cv, x, y, s, mid, id=f"marker-{corner}")
@@ -253,14 +255,16 @@ def _draw_ruler(cv: Canvas, x: float, y: float, length: float) -> None:
             cv.line(x + k, y, x + k, y - tick, width=0.15 if k % 5 else 0.25)
         cv.text(x, y + 3.2, "0", size_pt=6, anchor="middle")
         cv.text(x + length, y + 3.2, f"{length:g} mm", size_pt=6, anchor="middle")
-        cv.text(x + length / 2, y + 3.2, "printed at 100 % if this is 50 mm", size_pt=5.5,
+        # "100 %" is passed in so that gettext tools do not read "% i" as a printf placeholder.
+        scale = _("printed at {percent} if this is 50 mm").format(percent="100 %")
+        cv.text(x + length / 2, y + 3.2, scale, size_pt=5.5,
                 anchor="middle", color="#555555")
 
 
 def _draw_card_strip(cv: Canvas, deck: Deck, lay: SheetLayout) -> None:
     """Draw the deck as a strip of small cards to cross off as they are revealed."""
-    cv.text(lay.card_label[0], lay.card_label[1], "Cards \u2013 cross off each card as it is revealed "
-            "(numeral / bridges)", size_pt=7.5, bold=True, id="cards-label")
+    cv.text(lay.card_label[0], lay.card_label[1], _("Cards \u2013 cross off each card as it is revealed "
+            "(numeral / bridges)"), size_pt=7.5, bold=True, id="cards-label")
     for k, (card, (x, y, w, h)) in enumerate(zip(deck.cards, lay.card_slots, strict=True)):
         with cv.group(f"card-{k + 1}"):
             cv.rect(x, y, w, h, stroke="#000000", width=0.3)
@@ -270,7 +274,7 @@ def _draw_card_strip(cv: Canvas, deck: Deck, lay: SheetLayout) -> None:
 
 def _draw_turns(cv: Canvas, lay: SheetLayout) -> None:
     """Draw the turn tracker 1-17."""
-    cv.text(lay.turn_label[0], lay.turn_label[1], "Turn", size_pt=9, bold=True, id="turns-label")
+    cv.text(lay.turn_label[0], lay.turn_label[1], _("Turn"), size_pt=9, bold=True, id="turns-label")
     for k, (x, y, w, h) in enumerate(lay.turn_boxes):
         cv.rect(x, y, w, h, stroke="#777777", width=0.25, id=f"turn-{k + 1}")
         cv.text(x + 0.8, y + 2.6, str(k + 1), size_pt=5.5, color="#777777")
@@ -291,55 +295,56 @@ def _goal_icon(cv: Canvas, goal: str, x: float, y: float) -> None:
 def _draw_bonus(cv: Canvas, scoring: Scoring, lay: SheetLayout) -> None:
     """Draw the bonus boxes: first value and later value for each goal."""
     x0 = lay.bonus_label[0]
-    cv.text(x0, lay.bonus_label[1], "Bonuses \u2013 first to reach / later (cross off the box you "
-            "can no longer score)", size_pt=7, bold=True, id="bonus-label")
+    cv.text(x0, lay.bonus_label[1], _("Bonuses \u2013 first to reach / later (cross off the box you "
+            "can no longer score)"), size_pt=7, bold=True, id="bonus-label")
     for goal in GOALS:
         first, later = lay.bonus_boxes[goal]
         _goal_icon(cv, goal, x0, first[1])
-        cv.text(x0 + 11.0, first[1] + 5.8, GOAL_TEXT[goal], size_pt=7)
-        for which, (x, y, w, h), value in (("first", first, scoring.bonus[goal][0]),
-                                           ("later", later, scoring.bonus[goal][1])):
+        cv.text(x0 + 11.0, first[1] + 5.8, _(GOAL_TEXT[goal]), size_pt=7)
+        for which, (x, y, w, h), value, word in (("first", first, scoring.bonus[goal][0], _("first")),
+                                                 ("later", later, scoring.bonus[goal][1], _("later"))):
             with cv.group(f"bonus-{goal}-{which}"):
                 cv.rect(x, y, w, h, width=0.35)
                 cv.text(x + w / 2, y + 5.2, str(value), size_pt=12, anchor="middle", bold=True)
-                cv.text(x + w / 2, y + h - 0.8, which, size_pt=4.5, anchor="middle", color="#555555")
+                cv.text(x + w / 2, y + h - 0.8, word, size_pt=4.5, anchor="middle", color="#555555")
 
 
 def _draw_score(cv: Canvas, scoring: Scoring, lay: SheetLayout) -> None:
     """Draw the score area: circled islands x points + bonuses = total."""
     sx, sy = lay.score_label
-    cv.text(sx, sy, "Score", size_pt=7, bold=True, id="score-label")
+    cv.text(sx, sy, _("Score"), size_pt=7, bold=True, id="score-label")
     boxes = lay.score_boxes
     x, y, w, h = boxes["circled"]
     cv.circle(sx + 3.0, y + h / 2, 2.6, width=0.3)
     cv.circle(sx + 3.0, y + h / 2, 3.4, width=0.3, stroke=INK)
-    cv.text(sx + 8.0, y + h / 2 + 1.2, "circled", size_pt=8)
+    cv.text(sx + 8.0, y + h / 2 + 1.2, _("circled"), size_pt=8)
     cv.text(x + w + 2.0, y + h / 2 + 1.4, f"\u00d7 {scoring.per_circled} =", size_pt=9)
     x2 = boxes["bonus"][0]
-    cv.text(x2 - 2.0, boxes["bonus"][1] + h / 2 + 1.4, "+ bonuses", size_pt=9, anchor="end")
-    cv.text(x2 - 2.0, boxes["total"][1] + h / 2 + 1.4, "= total", size_pt=10, anchor="end", bold=True)
+    cv.text(x2 - 2.0, boxes["bonus"][1] + h / 2 + 1.4, _("+ bonuses"), size_pt=9, anchor="end")
+    cv.text(x2 - 2.0, boxes["total"][1] + h / 2 + 1.4, _("= total"), size_pt=10, anchor="end", bold=True)
     for name, (bx, by, bw, bh) in boxes.items():
         cv.rect(bx, by, bw, bh, width=0.6 if name == "total" else 0.35, id=f"score-{name}")
-    tw = text_width("numbers written ___  bridges drawn ___  cards skipped ___", 6)
-    cv.text(sx, boxes["total"][1] + h / 2 + 1.0, "numbers written ___  bridges drawn ___  cards skipped ___"
-            if tw < x2 - sx - 22 else "written ___  bridges ___  skipped ___", size_pt=6, color="#555555")
+    long = _("numbers written ___  bridges drawn ___  cards skipped ___")
+    cv.text(sx, boxes["total"][1] + h / 2 + 1.0, long if text_width(long, 6) < x2 - sx - 22
+            else _("written ___  bridges ___  skipped ___"), size_pt=6, color="#555555")
 
 
 def render_sheet(side: BoardSide, deck: Deck, scoring: Scoring, paper: str, fmt: str,
-                 out: str | Path, custom: bool = False) -> Path:
-    """Write one side's score sheet as a PDF or SVG file and return its path."""
+                 out: str | Path, custom: bool = False, lang: str = "en") -> Path:
+    """Write one side's score sheet as a PDF or SVG file in language `lang` and return its path."""
     lay = sheet_layout(side, paper, len(deck.cards), custom)
-    title = f"Hashi side {side.name} score sheet"
-    if fmt == "pdf":
-        cv = PdfCanvas(out, lay.width, lay.height, title=title)
-        draw_sheet(cv, side, deck, scoring, lay)
-        cv.save()
-    elif fmt == "svg":
-        svg = SvgCanvas(lay.width, lay.height, title=title)
-        draw_sheet(svg, side, deck, scoring, lay)
-        svg.save(out)
-    else:
-        raise LayoutError(f"unknown format {fmt!r}; use pdf or svg")
+    with language(lang):
+        title = _("Hashi side {side} score sheet").format(side=side.name)
+        if fmt == "pdf":
+            cv = PdfCanvas(out, lay.width, lay.height, title=title)
+            draw_sheet(cv, side, deck, scoring, lay)
+            cv.save()
+        elif fmt == "svg":
+            svg = SvgCanvas(lay.width, lay.height, title=title)
+            draw_sheet(svg, side, deck, scoring, lay)
+            svg.save(out)
+        else:
+            raise LayoutError(f"unknown format {fmt!r}; use pdf or svg")
     return Path(out)
 
 
