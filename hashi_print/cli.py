@@ -9,6 +9,10 @@ import sys
 import click
 
 from hashi_print.errors import HashiError
+from hashi_print.puzzle.book import MIXED, ORDERS
+from hashi_print.puzzle.model import GRADES
+from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES, MODES
+from hashi_print.render.paper import PAPER, PROFILES, TRIMS
 
 EXIT_BROKEN_RULE = 1
 EXIT_BAD_INPUT = 2
@@ -53,11 +57,11 @@ def emit_json(obj: object) -> None:
 @cli.command()
 @click.argument("puzzle")
 @click.option("--json", "as_json", is_flag=True, help="Print the contract JSON object instead of a grid.")
-@click.option("--mode", type=click.Choice(["lazy", "eager"]), default="lazy", show_default=True,
+@click.option("--mode", type=click.Choice(MODES), default="lazy", show_default=True,
               help="Connectivity: cuts added lazily, or an eager reachability encoding.")
-@click.option("--backend", type=click.Choice(["cadical195", "glucose4", "minisat22"]),
+@click.option("--backend", type=click.Choice(BACKENDS),
               default="cadical195", show_default=True, help="The SAT solver to use.")
-@click.option("--card", type=click.Choice(["direct", "seqcounter", "totalizer", "sortnetwrk"]),
+@click.option("--card", type=click.Choice(CARDINALITIES),
               default="direct", show_default=True,
               help="How clue counts are encoded: direct lane clauses, or a pysat cardinality encoding.")
 def solve(puzzle: str, as_json: bool, mode: str, backend: str, card: str) -> None:
@@ -97,7 +101,7 @@ def _lang_option(*, with_all: bool = False):
 
 
 @cli.command()
-@click.option("--paper", type=click.Choice(["a4", "letter", "both"]), default="both", show_default=True)
+@click.option("--paper", type=click.Choice([*PAPER, "both"]), default="both", show_default=True)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output", show_default=True,
               help="Folder to write the kit into.")
 @_lang_option(with_all=True)
@@ -113,7 +117,7 @@ def kit(paper: str, out_dir: str, lang: str) -> None:
 @cli.command()
 @click.option("--width", type=int, default=10, show_default=True, help="Columns, 5 to 40.")
 @click.option("--height", type=int, default=10, show_default=True, help="Rows, 5 to 40.")
-@click.option("--difficulty", type=click.Choice(["easy", "medium", "hard", "expert"]), default="medium",
+@click.option("--difficulty", type=click.Choice([g.value for g in GRADES]), default="medium",
               show_default=True, help="The exact grade every puzzle must have.")
 @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True,
@@ -136,7 +140,7 @@ def generate(width: int, height: int, difficulty: str, count: int, seed: int, de
     puzzles = generate_many(width, height, difficulty, count, random.Random(seed), density, stats=stats)
     for done, gp in enumerate(_with_progress(puzzles, count), start=1):
         if as_json:
-            obj = puzzle_to_json(gp.puzzle, gp.solution, gp.difficulty, gp.seed)
+            obj = puzzle_to_json(gp.puzzle, gp.solution, gp.grade, gp.seed)
             emit_json(obj | {"density": gp.density})
         else:
             click.echo(("\n" if done > 1 else "") + format_tatham_id(gp.puzzle))
@@ -169,9 +173,9 @@ def _sheet_options(func):
         click.option("--layout", type=click.Path(dir_okay=False),
                      help="A hashi-side/1 file to use instead of the side the sheet names."),
         click.option("--deck", "deck_file", type=click.Path(dir_okay=False),
-                     help="A hashi-deck/1 file (default: layouts/deck.json)."),
+                     help="A hashi-deck/1 file (default: the designed deck)."),
         click.option("--scoring", "scoring_file", type=click.Path(dir_okay=False),
-                     help="A hashi-scoring/1 file (default: layouts/scoring.json)."),
+                     help="A hashi-scoring/1 file (default: the designed scoring)."),
         click.option("--partial-bridges", "partial", is_flag=True,
                      help="House rule: a turn may draw fewer bridges than its card shows."),
         click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
@@ -212,14 +216,14 @@ def score_cmd(sheets: tuple[str, ...], layout: str | None, deck_file: str | None
     from hashi_print.game.board import load_side
     from hashi_print.sheets.validate import (
         default_deck,
-        required_scoring,
+        default_scoring,
         score_players,
         score_table_rows,
         validate_file,
     )
 
     side = load_side(layout) if layout else None
-    scoring = required_scoring(scoring_file)
+    scoring = default_scoring(scoring_file)
     deck = default_deck(deck_file)
     result = score_players([validate_file(s, side, deck, scoring, partial) for s in sheets], scoring)
     if as_json:
@@ -248,17 +252,17 @@ def score_cmd(sheets: tuple[str, ...], layout: str | None, deck_file: str | None
 @click.option("--count", type=click.IntRange(min=1), default=20, show_default=True, help="How many puzzles.")
 @click.option("--size", default="10x10", show_default=True, help="Grid size WxH of every puzzle.")
 @click.option("--sizes", default=None, help="A mix of sizes, e.g. 7x7,10x10,15x15 (overrides --size).")
-@click.option("--difficulty", type=click.Choice(["easy", "medium", "hard", "expert", "mixed"]),
+@click.option("--difficulty", type=click.Choice([*(g.value for g in GRADES), MIXED]),
               default="mixed", show_default=True, help="One grade for all, or an even mix.")
 @click.option("--density", default=None, help="Fraction of cells that are islands, or sparse/normal/dense.")
 @click.option("--seed", type=int, default=1, show_default=True, help="The same seed makes the same book.")
 @click.option("--from", "from_file", type=click.Path(dir_okay=False, exists=True), default=None,
               help="Lay out the puzzles of this file (IDs, URLs or JSON lines) instead of generating "
                    "(then --count, --size(s), --difficulty, --density and --seed are not used).")
-@click.option("--trim", type=click.Choice(["a4", "letter", "6x9", "8.5x11"]), default="a4", show_default=True)
-@click.option("--profile", type=click.Choice(["pnp", "kdp"]), default="pnp", show_default=True,
+@click.option("--trim", type=click.Choice(list(TRIMS)), default="a4", show_default=True)
+@click.option("--profile", type=click.Choice(PROFILES), default="pnp", show_default=True,
               help="pnp: print at home (bookmarks, optional crop marks); kdp: clean KDP interior.")
-@click.option("--order", type=click.Choice(["progression", "as-generated"]), default="progression",
+@click.option("--order", type=click.Choice(ORDERS), default="progression",
               show_default=True, help="Easy to expert, or the order the puzzles were made in.")
 @click.option("--title", default="Hashi", show_default=True)
 @click.option("--crop-marks", is_flag=True, help="pnp only: add crop marks around the trimmed page.")
@@ -273,15 +277,8 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
     """Make a print-ready PDF puzzle book: title, how to play, numbered puzzles, solutions at the back."""
     from hashi_print.files import write_atomic
     from hashi_print.i18n import _, language
-    from hashi_print.render.book import (
-        BookOptions,
-        book_plan_requests,
-        check_sizes_fit,
-        generate_puzzles,
-        load_puzzles,
-        parse_size,
-        render_book,
-    )
+    from hashi_print.puzzle.book import book_plan_requests, generate_puzzles, load_puzzles, parse_size
+    from hashi_print.render.book import BookOptions, check_sizes_fit, render_book
 
     lang = lang.lower()
     if from_file:
@@ -311,14 +308,14 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
 @click.option("--side", type=click.Choice(["A", "B", "a", "b"]), default=None,
               help="The designed side to print (not needed with --layout).")
 @click.option("--layout", type=click.Path(dir_okay=False), help="A hashi-side/1 file of your own board.")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--paper", type=click.Choice(list(PAPER)), default="a4", show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["pdf", "svg"]), default="pdf", show_default=True)
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="File to write (default: output/sheet-SIDE-PAPER.FORMAT).")
 @click.option("--deck", "deck_file", type=click.Path(dir_okay=False),
-              help="A hashi-deck/1 file for the card strip (default: layouts/deck.json).")
+              help="A hashi-deck/1 file for the card strip (default: the designed deck).")
 @click.option("--scoring", "scoring_file", type=click.Path(dir_okay=False),
-              help="A hashi-scoring/1 file for the bonus boxes (default: layouts/scoring.json).")
+              help="A hashi-scoring/1 file for the bonus boxes (default: the designed scoring).")
 @_lang_option()
 def sheet(side: str | None, layout: str | None, paper: str, fmt: str, out: str | None, deck_file: str | None,
           scoring_file: str | None, lang: str) -> None:
@@ -347,7 +344,7 @@ def grade_cmd(puzzle: str, as_json: bool, show_steps: bool) -> None:
 
     pz = read_puzzle(puzzle)
     result = deduce(pz)
-    difficulty = (result.level or "easy") if result.solved else "beyond"
+    difficulty = (result.grade or "easy") if result.solved else "beyond"
     if as_json:
         names = island_names(pz)
         emit_json({"difficulty": difficulty, "steps": [step_json(pz, s, names) for s in result.steps]})
@@ -398,7 +395,7 @@ def hint_cmd(puzzle: str, state: str, as_json: bool) -> None:
         return
     for step in steps[:-1]:
         click.echo(f"Known: {step.text}")
-    click.echo(f"[{steps[-1].technique}, {steps[-1].level}] {steps[-1].text}")
+    click.echo(f"[{steps[-1].technique}, {steps[-1].grade}] {steps[-1].text}")
 
 
 @cli.command("design")
@@ -410,15 +407,20 @@ def hint_cmd(puzzle: str, state: str, as_json: bool) -> None:
 @click.option("--workers", type=int, default=2, show_default=True, help="Processes to simulate with.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output/design",
               show_default=True)
-@click.option("--write-layouts", is_flag=True, help="Also overwrite layouts/*.json with the result.")
+@click.option("--write-layouts", "layouts_to", is_flag=False, flag_value="", default=None, metavar="[FOLDER]",
+              help="Also write side-a.json, side-b.json, deck.json and scoring.json into FOLDER "
+                   "(without FOLDER: the layouts/ folder of the checkout you run it in).")
 def design_cmd(seed: int, budget: int | None, games: int | None, final_games: int | None, workers: int,
-               out_dir: str, write_layouts: bool) -> None:
+               out_dir: str, layouts_to: str | None) -> None:
     """Design sides A and B, the deck, bonus values and solo tables by simulation; write a report."""
     import time
 
+    from hashi_print.files import check_writable, layouts_folder
     from hashi_print.game.design import budget_from, design, objective_problems, write_design
     from hashi_print.game.simulate import RichProgress
 
+    check_writable(out_dir)
+    layouts_dir = None if layouts_to is None else str(check_writable(layouts_folder(layouts_to)))
     started = time.monotonic()
     bar = RichProgress("designing")
     try:
@@ -426,7 +428,7 @@ def design_cmd(seed: int, budget: int | None, games: int | None, final_games: in
                         progress=bar.update)
     finally:
         bar.stop()
-    for path in write_design(result, out_dir, write_layouts, time.monotonic() - started):
+    for path in write_design(result, out_dir, layouts_dir, time.monotonic() - started):
         click.echo(path)
     for problem in objective_problems(result):
         click.echo(f"warning: design objective not met: {problem}", err=True)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from hashi_print.errors import LayoutError
-from hashi_print.files import read_text
-from hashi_print.game.board import LAYOUTS
+from hashi_print.files import designed_json, read_json
 
 GOALS = ("red", "blue", "six")
 DECK_SIZE = 18
@@ -119,21 +117,15 @@ def scoring_to_json(scoring: Scoring, **extra: object) -> dict:
     }
 
 
-def _load_json(path: Path) -> object:
-    """Read a JSON file, turning a syntax error into a located LayoutError."""
-    try:
-        return json.loads(read_text(path))
-    except json.JSONDecodeError as err:
-        raise LayoutError(f"not valid JSON: {err.msg}", source=str(path), line=err.lineno) from None
-
-
 def load_deck(path: str | Path | None = None) -> Deck:
-    """Read a deck file; the designed one under layouts/ by default."""
-    p = Path(path) if path else LAYOUTS / "deck.json"
-    return deck_from_json(_load_json(p), str(p))
+    """Read a deck file; the designed one shipped in the package by default."""
+    if not path:
+        return deck_from_json(designed_json("deck.json"), "layouts/deck.json")
+    return deck_from_json(read_json(path), str(path))
 
 
 def load_scoring(path: str | Path | None = None) -> Scoring:
-    """Read a scoring file; the designed one under layouts/ by default."""
-    p = Path(path) if path else LAYOUTS / "scoring.json"
-    return scoring_from_json(_load_json(p), str(p))
+    """Read a scoring file; the designed one shipped in the package by default."""
+    if not path:
+        return scoring_from_json(designed_json("scoring.json"), "layouts/scoring.json")
+    return scoring_from_json(read_json(path), str(path))

@@ -787,20 +787,19 @@ def report_markdown(result: DesignResult, seconds: float | None = None) -> str:
     return "\n".join(lines)
 
 
-def write_design(result: DesignResult, out_dir: str, write_layouts: bool = False,
-                 seconds: float | None = None) -> list[str]:
-    """Write the report, plots and layout files into out_dir (and layouts/ when asked); return the paths."""
+def write_design(result: DesignResult, out_dir: str, layouts_dir: str | None = None,
+                  seconds: float | None = None) -> list[str]:
+    """Write the report, plots and layout files into out_dir (and layouts_dir if given); return the paths."""
     from pathlib import Path
 
     from hashi_print.files import write_atomic
-    from hashi_print.game.board import LAYOUTS
 
     out = Path(out_dir)
     written = []
     for name, text in layout_files(result).items():
         written.append(str(write_atomic(out / "layouts" / name, text)))
-        if write_layouts:
-            written.append(str(write_atomic(LAYOUTS / name, text)))
+        if layouts_dir is not None:
+            written.append(str(write_atomic(Path(layouts_dir) / name, text)))
     for name, sim in result.final.items():
         series = {bot: [r.score for r in recs] for bot, recs in sim.records.items()}
         written.append(str(write_atomic(out / f"scores-{name}.svg",

@@ -79,11 +79,6 @@ def new_game(side: BoardSide, setup: tuple[int, int] | None = None) -> GameState
     return GameState(side, tuple(numerals), (0,) * len(side.geometry.lanes))
 
 
-def circled_of(state: GameState) -> frozenset[int]:
-    """Return the islands whose bridge count equals their numeral."""
-    return state.circled
-
-
 def six_group_reached(state: GameState) -> bool:
     """Tell whether some connected group of at least six circled islands is joined by bridges."""
     return bool(six_groups(state))
@@ -100,21 +95,11 @@ def six_groups(state: GameState) -> list[list[int]]:
     return [g for g in geo.components(lanes) if len(g) >= SIX_GROUP]
 
 
-def _flag_sets(side: BoardSide) -> dict[str, frozenset[int]]:
-    """Return the islands of each flag, computed once per side."""
-    cached = side.__dict__.get("_rules_flag_sets")
-    if cached is None:
-        cached = {flag: frozenset(side.flagged(flag)) for flag in ("red", "blue")}
-        # Stored beside the side's cached_property values: the side itself stays frozen.
-        side.__dict__["_rules_flag_sets"] = cached
-    return cached
-
-
 def goals_met(state: GameState, skip: frozenset[str] | set[str] = frozenset()) -> tuple[str, ...]:
     """Return the goals (in GOALS order, leaving out `skip`) that this state satisfies."""
     met = []
     if state.circled:
-        for flag, islands in _flag_sets(state.side).items():
+        for flag, islands in state.side.flag_sets.items():
             if flag not in skip and islands and islands <= state.circled:
                 met.append(flag)
         if "six" not in skip and six_group_reached(state):

@@ -1,18 +1,18 @@
-"""Puzzle books: trim sizes, margins and gutters, puzzles per page, and the pages of a printed book."""
+"""Puzzle books: margins and gutters, puzzles per page, and the pages of a printed book."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
-from hashi_print.errors import LayoutError, PuzzleError
+from hashi_print.errors import OptionError
 from hashi_print.i18n import N_, _, language, ngettext
-from hashi_print.puzzle.model import DIFFICULTIES, Puzzle, Solution
+from hashi_print.puzzle.book import BookPuzzle, order_puzzles
+from hashi_print.puzzle.model import GRADES, Puzzle, Solution
 from hashi_print.render.canvas import PT, PdfCanvas, text_width, wrap_text
+from hashi_print.render.paper import GREY, INCH, INK, TRIMS
 from hashi_print.render.puzzle import (
     PICTURE_STYLE,
     PUZZLE_STYLE,
@@ -21,11 +21,6 @@ from hashi_print.render.puzzle import (
     min_cell_for_island,
 )
 
-INCH = 25.4
-TRIMS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "6x9": (6 * INCH, 9 * INCH),
-         "8.5x11": (8.5 * INCH, 11 * INCH)}
-PROFILES = ("pnp", "kdp")
-ORDERS = ("progression", "as-generated")
 # KDP's minimum inside margin by page count (pages up to, inches).
 KDP_GUTTERS = ((150, 0.375), (300, 0.5), (500, 0.625), (700, 0.75), (828, 0.875))
 KDP_MIN_PAGES = 24
@@ -33,26 +28,12 @@ KDP_MIN_OUTSIDE = 0.25 * INCH
 MIN_ISLAND_MM = 5.0
 MIN_SOLUTION_ISLAND_MM = 3.0
 CROP_SPACE = 12.0
-UNRATED = "unrated"
-INK = "#1a1a1a"
-GREY = "#6b6b6b"
 # Ruled lines of the notes pages that pad a kdp book: about college-ruled spacing, in a light grey.
 NOTES_RULE_SPACING = 8.0
 NOTES_RULE_COLOR = "#c4c4c4"
 
 
 # --- the nouns ------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class BookPuzzle:
-    """One puzzle of a book: the puzzle, its (unique) solution, its grade, seed and Tatham ID."""
-
-    puzzle: Puzzle
-    solution: Solution
-    difficulty: str
-    id: str
-    seed: int | None = None
-
 
 @dataclass(frozen=True)
 class BookOptions:
@@ -139,7 +120,7 @@ SOLUTION_SLOT = SlotStyle(above=4.5, below=0.0, gap=6.0,
 def trim_size(trim: str) -> tuple[float, float]:
     """Return the (width, height) in mm of a named trim size."""
     if trim not in TRIMS:
-        raise LayoutError(f"unknown trim {trim!r}: use one of {', '.join(TRIMS)}")
+        raise OptionError(f"unknown trim {trim!r}: use one of {', '.join(TRIMS)}")
     return TRIMS[trim]
 
 
@@ -148,7 +129,7 @@ def kdp_gutter(pages: int) -> float:
     for limit, inches in KDP_GUTTERS:
         if pages <= limit:
             return inches * INCH
-    raise LayoutError(f"{pages} pages is more than KDP's 828-page limit for a paperback; "
+    raise OptionError(f"{pages} pages is more than KDP's 828-page limit for a paperback; "
                       "make fewer puzzles or use a larger trim")
 
 
@@ -160,7 +141,7 @@ def margins_for(trim: str, profile: str, pages: int) -> Margins:
     if profile == "pnp":
         return Margins(top, bottom, side, side)
     if profile != "kdp":
-        raise LayoutError(f"unknown profile {profile!r}: use pnp or kdp")
+        raise OptionError(f"unknown profile {profile!r}: use pnp or kdp")
     outside = max(KDP_MIN_OUTSIDE, 12.7 if small else 15.0)
     return Margins(top, bottom, kdp_gutter(pages) + 0.25 * INCH, outside)
 
@@ -187,7 +168,7 @@ def arrange(grid_w: int, grid_h: int, box_w: float, box_h: float, slot: SlotStyl
         need_w, need_h = slot.min_cell * grid_w, slot.min_cell * grid_h + slot.above + slot.below
         island = slot.min_cell * PUZZLE_STYLE.island_ratio
         largest = int(min(box_w / slot.min_cell, (box_h - slot.above - slot.below) / slot.min_cell))
-        raise LayoutError(f"a {grid_w}x{grid_h} grid does not fit this trim with islands of at least "
+        raise OptionError(f"a {grid_w}x{grid_h} grid does not fit this trim with islands of at least "
                           f"{island:.0f} mm: it needs {need_w:.0f} x {need_h:.0f} mm and the page has "
                           f"{box_w:.0f} x {box_h:.0f} mm (up to {largest}x{largest} fits); "
                           "use a larger trim or a smaller grid")
@@ -198,29 +179,14 @@ def arrange(grid_w: int, grid_h: int, box_w: float, box_h: float, slot: SlotStyl
 
 
 def check_sizes_fit(sizes: Sequence[tuple[int, int]], trim: str, profile: str) -> None:
-    """Raise LayoutError before any generating when a grid size cannot be printed on the trim."""
+    """Raise OptionError before any generating when a grid size cannot be printed on the trim."""
     _, _, w, h = content_box(1, trim, margins_for(trim, profile, KDP_MIN_PAGES))
     for grid_w, grid_h in sizes:
         arrange(grid_w, grid_h, w, h, PUZZLE_SLOT)
         arrange(grid_w, grid_h, w, h, SOLUTION_SLOT)
 
 
-# --- ordering and pagination ------------------------------------------------------------------------
-
-def order_puzzles(puzzles: Sequence[BookPuzzle], order: str) -> list[BookPuzzle]:
-    """Put the puzzles in book order: easy to expert (then small to large), or as generated."""
-    if order not in ORDERS:
-        raise LayoutError(f"unknown order {order!r}: use {' or '.join(ORDERS)}")
-    if order == "as-generated":
-        return list(puzzles)
-    rank = {d: i for i, d in enumerate(DIFFICULTIES)}
-
-    def key(bp: BookPuzzle) -> tuple[int, int]:
-        """Sort by grade, then by grid area."""
-        return rank.get(bp.difficulty, len(rank)), bp.puzzle.width * bp.puzzle.height
-
-    return sorted(puzzles, key=key)
-
+# --- pagination ------------------------------------------------------------------------
 
 def _chunks(puzzles: Sequence[BookPuzzle], box: tuple[float, float], slot: SlotStyle,
             kind: str) -> list[Page]:
@@ -231,7 +197,7 @@ def _chunks(puzzles: Sequence[BookPuzzle], box: tuple[float, float], slot: SlotS
     arrangement: Arrangement | None = None
     for number, bp in enumerate(puzzles, 1):
         if current:
-            wider = (max(grid[0], bp.puzzle.width), max(grid[1], bp.puzzle.height))
+            wider = (max(grid[0], bp.puzzle.cols), max(grid[1], bp.puzzle.rows))
             fits = arrange(*wider, *box, slot)
             if len(current) < fits.per_page:
                 current.append(number)
@@ -239,7 +205,7 @@ def _chunks(puzzles: Sequence[BookPuzzle], box: tuple[float, float], slot: SlotS
                 continue
             pages.append(Page(kind, tuple(current), arrangement, grid))
         current = [number]
-        grid = (bp.puzzle.width, bp.puzzle.height)
+        grid = (bp.puzzle.cols, bp.puzzle.rows)
         arrangement = arrange(*grid, *box, slot)
     pages.append(Page(kind, tuple(current), arrangement, grid))
     return pages
@@ -349,17 +315,16 @@ def _crop_marks(canvas: PdfCanvas, dx: float, dy: float, w: float, h: float) -> 
             canvas.line(x, y + sy * gap, x, y + sy * (gap + length), width=0.2)
 
 
-def _difficulty_mix(puzzles: Sequence[BookPuzzle]) -> str:
+def _grade_mix(puzzles: Sequence[BookPuzzle]) -> str:
     """Say how many puzzles of each grade the book holds, easiest first."""
-    counts = Counter(bp.difficulty for bp in puzzles)
-    names = [d for d in (*DIFFICULTIES, UNRATED) if counts[d]]
-    names += sorted(d for d in counts if d not in names)
+    counts = Counter(bp.grade for bp in puzzles)
+    names = [d for d in GRADES if counts[d]]
     return " · ".join(f"{counts[d]} {_(d)}" for d in names)
 
 
 def _size_mix(puzzles: Sequence[BookPuzzle]) -> str:
     """Say which grid sizes the book holds, smallest first."""
-    sizes = sorted({(bp.puzzle.width, bp.puzzle.height) for bp in puzzles}, key=lambda s: (s[0] * s[1], s))
+    sizes = sorted({(bp.puzzle.cols, bp.puzzle.rows) for bp in puzzles}, key=lambda s: (s[0] * s[1], s))
     names = [f"{w}×{h}" for w, h in sizes]
     if len(names) == 1:
         return _("{size} grids").format(size=names[0])
@@ -395,7 +360,7 @@ ABOUT = N_("The small code under each puzzle is its ID. Type it into Simon Tatha
            "(Game > Specific…) to play the puzzle on a computer or phone. The grey dots mark the "
            "grid: bridges run along them. Solutions are at the back of the book, by puzzle number.")
 # The grades, so that the catalogs carry them.
-GRADE_WORDS = (N_("easy"), N_("medium"), N_("hard"), N_("expert"), N_("unrated"))
+GRADE_WORDS = (N_("easy"), N_("medium"), N_("hard"), N_("expert"))
 
 
 def _draw_paragraphs(canvas, x: float, y: float, width: float, paragraphs: Sequence[str], size_pt: float,
@@ -433,10 +398,10 @@ def _draw_title_page(canvas, options: BookOptions, puzzles: Sequence[BookPuzzle]
     what = ngettext("{count} bridge-building logic puzzle", "{count} bridge-building logic puzzles", count)
     canvas.text(cx, title_y + 18, what.format(count=count), size_pt=15, anchor="middle", color=INK)
     canvas.text(cx, title_y + 27, _size_mix(puzzles), size_pt=11, anchor="middle", color=GREY)
-    canvas.text(cx, title_y + 34, _difficulty_mix(puzzles), size_pt=11, anchor="middle", color=GREY)
+    canvas.text(cx, title_y + 34, _grade_mix(puzzles), size_pt=11, anchor="middle", color=GREY)
     puzzle, solution = example_puzzle()
-    cell = min(w * 0.6, h * 0.35) / puzzle.width
-    gx = cx - puzzle.width * cell / 2
+    cell = min(w * 0.6, h * 0.35) / puzzle.cols
+    gx = cx - puzzle.cols * cell / 2
     gy = y + h * 0.5
     draw_puzzle(canvas, puzzle, gx, gy, cell, solution=solution, style=PICTURE_STYLE)
     canvas.text(cx, y + h - 6, _("with solutions"), size_pt=10, anchor="middle", color=GREY)
@@ -474,15 +439,15 @@ def _howto(canvas, box, scale: float) -> float:
     yy = _draw_paragraphs(canvas, x, y + 18 * scale, w, [intro], body)
     yy = _draw_paragraphs(canvas, x, yy + 1, w, RULES, body, bullets=True)
     puzzle, solution = example_puzzle()
-    cell = min((w - 20) / 2 / puzzle.width, 9.0 * scale)
-    gw = puzzle.width * cell
+    cell = min((w - 20) / 2 / puzzle.cols, 9.0 * scale)
+    gw = puzzle.cols * cell
     left, right = x + w / 2 - 8 - gw, x + w / 2 + 8
     top = yy + 9 * scale
     canvas.text(left, top - 3, _("A puzzle"), size_pt=9 * scale, bold=True, color=INK)
     canvas.text(right, top - 3, _("and its solution"), size_pt=9 * scale, bold=True, color=INK)
     draw_puzzle(canvas, puzzle, left, top, cell)
     draw_puzzle(canvas, puzzle, right, top, cell, solution=solution, style=SOLUTION_STYLE)
-    yy = top + puzzle.height * cell + 11 * scale
+    yy = top + puzzle.rows * cell + 11 * scale
     canvas.text(x, yy, _("Tips"), size_pt=12 * scale, bold=True, color=INK)
     yy = _draw_paragraphs(canvas, x, yy + 7 * scale, w, TIPS, small)
     canvas.text(x, yy + 3 * scale, _("Playing on screen"), size_pt=12 * scale, bold=True, color=INK)
@@ -527,10 +492,10 @@ def _block_origins(arrangement: Arrangement, box, block_w: float, block_h: float
 
 def _draw_puzzle_block(canvas, bp: BookPuzzle, number: int, cell: float, origin, slot: SlotStyle) -> None:
     """Draw one numbered puzzle: label, grid, and the ID in small print."""
-    gw, gh = bp.puzzle.width * cell, bp.puzzle.height * cell
+    gw, gh = bp.puzzle.cols * cell, bp.puzzle.rows * cell
     gx, gy = origin[0], origin[1] + slot.above
     canvas.text(gx, gy - 2.2, str(number), size_pt=13, bold=True, color=INK)
-    canvas.text(gx + gw, gy - 2.2, f"{_(bp.difficulty)} · {bp.puzzle.width}×{bp.puzzle.height}", size_pt=8,
+    canvas.text(gx + gw, gy - 2.2, f"{_(bp.grade)} · {bp.puzzle.cols}×{bp.puzzle.rows}", size_pt=8,
                 anchor="end", color=GREY)
     draw_puzzle(canvas, bp.puzzle, gx, gy, cell)
     size, lines = fit_id(bp.id, gw)
@@ -556,7 +521,7 @@ def _draw_grid_page(canvas, page: Page, puzzles: Sequence[BookPuzzle], box) -> N
     origins = _block_origins(page.arrangement, box, block_w, block_h, slot.gap)
     for number, (ox, oy) in zip(page.numbers, origins[:len(page.numbers)], strict=True):
         bp = puzzles[number - 1]
-        draw(canvas, bp, number, cell, (ox + (block_w - bp.puzzle.width * cell) / 2, oy), slot)
+        draw(canvas, bp, number, cell, (ox + (block_w - bp.puzzle.cols * cell) / 2, oy), slot)
 
 
 def _running_head(canvas, page: Page, page_no: int, trim: str, margins: Margins, profile: str) -> None:
@@ -594,9 +559,9 @@ def render_book(puzzles: Sequence[BookPuzzle], options: BookOptions) -> Book:
 def _render_book(puzzles: Sequence[BookPuzzle], options: BookOptions) -> Book:
     """Compose and draw the whole book in the current language."""
     if not puzzles:
-        raise LayoutError("a book needs at least one puzzle")
+        raise OptionError("a book needs at least one puzzle")
     if options.crop_marks and options.profile == "kdp":
-        raise LayoutError("a kdp interior must not carry crop marks; drop --crop-marks or use --profile pnp")
+        raise OptionError("a kdp interior must not carry crop marks; drop --crop-marks or use --profile pnp")
     ordered = order_puzzles(puzzles, options.order)
     margins, pages = plan_book(ordered, options.trim, options.profile)
     w, h = trim_size(options.trim)
@@ -631,7 +596,7 @@ def _render_book(puzzles: Sequence[BookPuzzle], options: BookOptions) -> Book:
                 where[number][f"{page.kind}_cell"] = page.arrangement.cell
     data = pdf.tobytes()
     manifest = _manifest(ordered, options, pages, where, margins)
-    # No warnings today: notes pages fix a short or odd kdp book, and too many pages is a LayoutError.
+    # No warnings today: notes pages fix a short or odd kdp book, and too many pages is a OptionError.
     return Book(data, manifest, len(pages), ())
 
 
@@ -662,89 +627,11 @@ def _manifest(ordered: Sequence[BookPuzzle], options: BookOptions, pages: Sequen
         "page_kinds": [p.kind for p in pages],
         "puzzles": [
             {"number": n, "page": where[n]["puzzles"], "solution_page": where[n]["solutions"],
-             "id": bp.id, "width": bp.puzzle.width, "height": bp.puzzle.height,
-             "difficulty": bp.difficulty, "seed": bp.seed,
+             "id": bp.id, "width": bp.puzzle.cols, "height": bp.puzzle.rows,
+             "difficulty": bp.grade, "seed": bp.seed,
              "island_mm": round(where[n]["puzzles_cell"] * PUZZLE_STYLE.island_ratio, 3),
              "solution_island_mm": round(where[n]["solutions_cell"] * SOLUTION_STYLE.island_ratio, 3),
              "solution": bp.solution.as_lists()}
             for n, bp in enumerate(ordered, 1)
         ],
     }
-
-
-# --- where the puzzles come from ----------------------------------------------------------------------
-
-def parse_size(text: str) -> tuple[int, int]:
-    """Read a grid size written as `WxH` (or a single number for a square)."""
-    parts = text.strip().lower().replace("×", "x").split("x")
-    try:
-        if len(parts) == 1:
-            return int(parts[0]), int(parts[0])
-        if len(parts) == 2:
-            return int(parts[0]), int(parts[1])
-    except ValueError:
-        pass
-    raise LayoutError(f"grid size {text!r}: write it as WxH, for example 10x10")
-
-
-def book_plan_requests(count: int, sizes: Sequence[tuple[int, int]],
-                       difficulty: str) -> list[tuple[int, int, str]]:
-    """Spread `count` puzzles over the sizes and grades asked for, round-robin (the generation order)."""
-    if count < 1:
-        raise LayoutError(f"--count {count}: a book needs at least one puzzle")
-    grades = DIFFICULTIES if difficulty == "mixed" else (difficulty,)
-    if difficulty != "mixed" and difficulty not in DIFFICULTIES:
-        raise LayoutError(f"difficulty {difficulty!r}: use {', '.join(DIFFICULTIES)} or mixed")
-    out = []
-    for i in range(count):
-        grade = grades[i % len(grades)]
-        w, h = sizes[(i // len(grades)) % len(sizes)]
-        out.append((w, h, grade))
-    return out
-
-
-def generate_puzzles(requests: Sequence[tuple[int, int, str]], seed: int, density: float | str | None = None,
-                     progress: Callable[[int], None] | None = None) -> Iterator[BookPuzzle]:
-    """Generate the requested puzzles from one seeded random stream, reporting after each."""
-    from hashi_print.puzzle.formats import format_tatham_id
-    from hashi_print.puzzle.generate import generate
-
-    rng = random.Random(seed)
-    for done, (w, h, grade) in enumerate(requests, 1):
-        g = generate(w, h, grade, rng, density)
-        yield BookPuzzle(g.puzzle, g.solution, g.difficulty, format_tatham_id(g.puzzle), g.seed)
-        if progress is not None:
-            progress(done)
-
-
-def load_puzzles(path: str | Path, progress: Callable[[int], None] | None = None) -> list[BookPuzzle]:
-    """Read puzzles (IDs, URLs or JSON lines) from a file, solve each, and refuse any that is not unique."""
-    from hashi_print.puzzle.formats import format_tatham_id, read_puzzle_lines
-    from hashi_print.puzzle.solve import solve
-
-    out = []
-    for done, (line, puzzle, given, extra) in enumerate(read_puzzle_lines(path), 1):
-        result = solve(puzzle)
-        if result.status != "unique":
-            what = "has no solution" if result.status == "none" else "has more than one solution"
-            raise PuzzleError(f"the puzzle {what}; a book needs puzzles with exactly one",
-                              source=str(path), line=line)
-        if given is not None and given != result.solution:
-            raise PuzzleError("the solution given with the puzzle is not its (unique) solution",
-                              source=str(path), line=line)
-        grade = extra.get("difficulty") if extra.get("difficulty") in DIFFICULTIES else _grade(puzzle)
-        seed = extra.get("seed") if isinstance(extra.get("seed"), int) else None
-        out.append(BookPuzzle(puzzle, result.solution, grade, format_tatham_id(puzzle), seed))
-        if progress is not None:
-            progress(done)
-    return out
-
-
-def _grade(puzzle: Puzzle) -> str:
-    """Grade a puzzle with the deduction ladder, or call it unrated when that is not available."""
-    try:
-        from hashi_print.puzzle.deduce import grade
-    except ImportError:
-        return UNRATED
-    got = grade(puzzle)
-    return got if got in DIFFICULTIES else "expert"

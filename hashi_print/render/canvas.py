@@ -18,7 +18,6 @@ from reportlab.pdfgen.canvas import Canvas as _RlCanvas
 
 from hashi_print.files import write_atomic
 
-PAPER = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 FONT = "HashiSans"
 FONT_BOLD = "HashiSans-Bold"
 # Bitstream Vera ships with reportlab; DejaVu Sans (its descendant) has the same metrics on most systems.

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from hashi_print.errors import LayoutError
+from hashi_print.errors import OptionError
 from hashi_print.game.deck import Card, Deck
 from hashi_print.i18n import _, language, ngettext
-from hashi_print.render.canvas import PAPER, Canvas, PdfCanvas, SvgCanvas
-from hashi_print.render.sheet import INK
+from hashi_print.render.canvas import Canvas, PdfCanvas, SvgCanvas
+from hashi_print.render.paper import BLUE, PAPER
 
 CARD_W, CARD_H = 63.5, 88.9
 BLEED = 3.0
@@ -43,7 +43,7 @@ class CardSheetLayout:
 def card_sheet_layout(paper: str = "a4") -> CardSheetLayout:
     """Place a 3 x 3 grid of touching poker cards in the middle of the page; backs mirror left-right."""
     if paper not in PAPER:
-        raise LayoutError(f"unknown paper {paper!r}; use a4 or letter")
+        raise OptionError(f"unknown paper {paper!r}; use a4 or letter")
     w, h = PAPER[paper]
     x0, y0 = (w - COLS * CARD_W) / 2, (h - ROWS * CARD_H) / 2
     fronts = tuple((x0 + c * CARD_W, y0 + r * CARD_H, CARD_W, CARD_H)
@@ -60,13 +60,13 @@ def draw_card_front(cv: Canvas, card: Card, box: Box, *, bleed: float = 0.0, id:
     x, y, w, h = box
     with cv.group(id or "card"):
         cv.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=None, fill=FRONT_BG)
-        cv.rect(x + 3.5, y + 3.5, w - 7.0, h - 7.0, stroke=INK, width=0.5)
+        cv.rect(x + 3.5, y + 3.5, w - 7.0, h - 7.0, stroke=BLUE, width=0.5)
         for cx, cy in ((x + 10.0, y + 11.0), (x + w - 10.0, y + h - 15.0)):
             cv.circle(cx, cy, 4.6, stroke="#000000", fill="#ffffff", width=0.45)
             cv.text(cx, cy + 1.6, str(card.numeral), size_pt=12, anchor="middle", bold=True)
             for k in range(card.bridges):
-                cv.line(cx - 3.0, cy + 6.6 + 1.3 * k, cx + 3.0, cy + 6.6 + 1.3 * k, width=0.5, color=INK)
-        cv.text(x + w / 2, y + 50.0, str(card.numeral), size_pt=88, anchor="middle", bold=True, color=INK)
+                cv.line(cx - 3.0, cy + 6.6 + 1.3 * k, cx + 3.0, cy + 6.6 + 1.3 * k, width=0.5, color=BLUE)
+        cv.text(x + w / 2, y + 50.0, str(card.numeral), size_pt=88, anchor="middle", bold=True, color=BLUE)
         _draw_chain(cv, x + w / 2, y + 64.0, card.bridges)
         count = ngettext("{n} bridge", "{n} bridges", card.bridges).format(n=card.bridges)
         cv.text(x + w / 2, y + 75.5, count, size_pt=8, anchor="middle", color="#444444")
@@ -87,19 +87,19 @@ def draw_card_back(cv: Canvas, box: Box, *, bleed: float = 0.0, id: str | None =
     x, y, w, h = box
     with cv.group(id or "back"):
         cv.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=None, fill=BACK_BG)
-        cv.rect(x + 3.5, y + 3.5, w - 7.0, h - 7.0, stroke=INK, width=0.5)
+        cv.rect(x + 3.5, y + 3.5, w - 7.0, h - 7.0, stroke=BLUE, width=0.5)
         cols, rows = (x + 13.0, x + w / 2, x + w - 13.0), (y + 16.0, y + h / 2, y + h - 16.0)
         for yy in (rows[0], rows[2]):
-            cv.line(cols[0], yy, cols[2], yy, width=0.9, color=INK)
+            cv.line(cols[0], yy, cols[2], yy, width=0.9, color=BLUE)
         for xx in (cols[0], cols[2]):
-            cv.line(xx, rows[0], xx, rows[2], width=0.9, color=INK)
-        cv.line(cols[1] - 1.0, rows[0], cols[1] - 1.0, rows[1] - 9.0, width=0.6, color=INK)
-        cv.line(cols[1] + 1.0, rows[0], cols[1] + 1.0, rows[1] - 9.0, width=0.6, color=INK)
+            cv.line(xx, rows[0], xx, rows[2], width=0.9, color=BLUE)
+        cv.line(cols[1] - 1.0, rows[0], cols[1] - 1.0, rows[1] - 9.0, width=0.6, color=BLUE)
+        cv.line(cols[1] + 1.0, rows[0], cols[1] + 1.0, rows[1] - 9.0, width=0.6, color=BLUE)
         for xx in cols:
             for yy in rows:
                 if (xx, yy) != (cols[1], rows[1]):
-                    cv.circle(xx, yy, 3.6, stroke=INK, fill="#ffffff", width=0.6)
-        cv.text(x + w / 2, y + h / 2 + 3.5, "HASHI", size_pt=17, anchor="middle", bold=True, color=INK)
+                    cv.circle(xx, yy, 3.6, stroke=BLUE, fill="#ffffff", width=0.6)
+        cv.text(x + w / 2, y + h / 2 + 3.5, "HASHI", size_pt=17, anchor="middle", bold=True, color=BLUE)
 
 
 def draw_crop_marks(cv: Canvas, lay: CardSheetLayout, prefix: str) -> None:

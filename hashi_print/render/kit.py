@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from hashi_print.errors import LayoutError
+from hashi_print.errors import OptionError
 from hashi_print.files import write_atomic
-from hashi_print.game.board import LAYOUTS, BoardSide, load_side
+from hashi_print.game.board import BoardSide, builtin_side, load_side
 from hashi_print.game.deck import Deck, Scoring, load_deck, load_scoring
 from hashi_print.i18n import LANGUAGES, N_, _, check_language, language
 from hashi_print.render.cards import render_cards_pdf, render_cards_printshop, render_cards_svg
@@ -28,29 +28,18 @@ class KitData:
     scoring: Scoring
 
 
-def _need(path: Path, what: str) -> Path:
-    """Return `path`, or raise LayoutError saying which designed file is missing."""
-    if not path.is_file():
-        raise LayoutError(f"{what} is missing ({path}); the designed layouts belong in {LAYOUTS} "
-                          f"(or pass the file explicitly)")
-    return path
-
-
 def load_kit_data(side_a: BoardSide | str | Path | None = None, side_b: BoardSide | str | Path | None = None,
                   deck: Deck | str | Path | None = None,
                   scoring: Scoring | str | Path | None = None) -> KitData:
-    """Collect sides, deck and scoring: objects are used as given, paths are read, None means layouts/."""
+    """Collect sides, deck and scoring: objects as given, paths read, None the designed ones."""
     def side(value: BoardSide | str | Path | None, name: str) -> BoardSide:
         """Resolve one side."""
         if isinstance(value, BoardSide):
             return value
-        return load_side(_need(Path(value) if value else LAYOUTS / f"side-{name.lower()}.json",
-                               f"the layout of side {name}"))
+        return load_side(value) if value else builtin_side(name)
 
-    d = deck if isinstance(deck, Deck) else load_deck(_need(Path(deck) if deck else LAYOUTS / "deck.json",
-                                                            "the deck file"))
-    s = scoring if isinstance(scoring, Scoring) else load_scoring(
-        _need(Path(scoring) if scoring else LAYOUTS / "scoring.json", "the scoring file"))
+    d = deck if isinstance(deck, Deck) else load_deck(deck)
+    s = scoring if isinstance(scoring, Scoring) else load_scoring(scoring)
     return KitData(side(side_a, "A"), side(side_b, "B"), d, s)
 
 
@@ -59,7 +48,7 @@ def papers_of(paper: str) -> tuple[str, ...]:
     if paper == "both":
         return ("a4", "letter")
     if paper not in PAPER_NAMES:
-        raise LayoutError(f"unknown paper {paper!r}; use a4, letter or both")
+        raise OptionError(f"unknown paper {paper!r}; use a4, letter or both")
     return (paper,)
 
 
@@ -141,7 +130,8 @@ SAMPLE_BOOK = {"count": 12, "sizes": ((7, 7), (10, 10)), "difficulty": "mixed", 
 
 def sample_books(out: Path, papers: tuple[str, ...], lang: str = "en") -> list[tuple[Path, str]]:
     """Write a small book of classic puzzles (generated once, laid out per paper) for solo evenings."""
-    from hashi_print.render.book import BookOptions, book_plan_requests, generate_puzzles, render_book
+    from hashi_print.puzzle.book import book_plan_requests, generate_puzzles
+    from hashi_print.render.book import BookOptions, render_book
 
     requests = book_plan_requests(SAMPLE_BOOK["count"], SAMPLE_BOOK["sizes"], SAMPLE_BOOK["difficulty"])
     puzzles = list(generate_puzzles(requests, SAMPLE_BOOK["seed"]))
@@ -177,10 +167,10 @@ def print_sheet(side: str | None, layout: str | Path | None, paper: str, fmt: st
     if layout:
         board = load_side(layout)
     elif side and side.strip().upper() in ("A", "B"):
-        board = load_side(_need(LAYOUTS / f"side-{side.strip().lower()}.json", f"the layout of side {side}"))
+        board = builtin_side(side)
     else:
-        raise LayoutError("say which board: --side A or --side B, or --layout FILE")
-    d = load_deck(_need(Path(deck) if deck else LAYOUTS / "deck.json", "the deck file"))
-    s = load_scoring(_need(Path(scoring) if scoring else LAYOUTS / "scoring.json", "the scoring file"))
+        raise OptionError("say which board: --side A or --side B, or --layout FILE")
+    d = load_deck(deck)
+    s = load_scoring(scoring)
     target = Path(out) if out else Path("output") / f"sheet-{board.name}-{paper}.{fmt}"
     return render_sheet(board, d, s, paper, fmt, target, custom=bool(layout), lang=lang)

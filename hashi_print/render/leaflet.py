@@ -5,13 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hashi_print.errors import LayoutError
+from hashi_print.errors import LayoutError, OptionError
 from hashi_print.game.board import BoardIsland, BoardSide
 from hashi_print.game.deck import Card, Scoring
 from hashi_print.game.rules import GameState, Move, apply, legal_moves, move_violations, new_game
 from hashi_print.i18n import N_, _, language, ngettext
 from hashi_print.render.canvas import (
-    PAPER,
     PT,
     Canvas,
     PdfCanvas,
@@ -20,6 +19,7 @@ from hashi_print.render.canvas import (
     text_width,
     wrap_text,
 )
+from hashi_print.render.paper import PAPER
 from hashi_print.render.sheet import board_geometry, draw_board
 
 LEFT = 16.0
@@ -355,7 +355,7 @@ def render_leaflet(side: BoardSide, scoring: Scoring, paper: str, fmt: str, out:
                    page: int | None = None, examples: list[Example] | None = None, lang: str = "en") -> Path:
     """Write the leaflet in `lang`: both pages as PDF, or one page (`page` 1 or 2) as SVG."""
     if paper not in PAPER:
-        raise LayoutError(f"unknown paper {paper!r}; use a4 or letter")
+        raise OptionError(f"unknown paper {paper!r}; use a4 or letter")
     w, h = PAPER[paper]
     examples = examples if examples is not None else leaflet_examples(side)
     with language(lang):

@@ -10,18 +10,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from hashi_print.errors import LayoutError
+from hashi_print.errors import LayoutError, OptionError
 from hashi_print.game.board import BoardSide
 from hashi_print.game.deck import GOALS, Card, Deck, Scoring
 from hashi_print.i18n import N_, _, language
-from hashi_print.render.canvas import PAPER, Canvas, PdfCanvas, SvgCanvas, text_width
+from hashi_print.render.canvas import Canvas, PdfCanvas, SvgCanvas, text_width
 from hashi_print.render.markers import CORNERS, draw_marker, side_marker_ids
+from hashi_print.render.paper import BLUE, PAPER
 
 Box = tuple[float, float, float, float]
 Point = tuple[float, float]
 FLAG_COLORS = {"red": "#d62728", "blue": "#1f5fbf"}
-INK = "#1b3d8f"
-NEW_INK = "#e07b00"
+NEW_THIS_TURN = "#e07b00"
 LANE_DOTS = "#7a7a7a"
 LANE_TRACK = "#c9d6e8"
 MARGIN = 8.0
@@ -97,7 +97,7 @@ def sheet_layout(side: BoardSide, paper: str = "a4", cards: int = 18, custom: bo
     A `custom` layout (a user's own file) gets the "other layout" markers whatever its side name.
     """
     if paper not in PAPER:
-        raise LayoutError(f"unknown paper {paper!r}; use a4 or letter")
+        raise OptionError(f"unknown paper {paper!r}; use a4 or letter")
     w, h = PAPER[paper]
     left, right = MARGIN, w - MARGIN
     inner = right - left
@@ -172,9 +172,9 @@ def draw_board(cv: Canvas, side: BoardSide, bg: BoardGeometry, *, state=None, pr
             cv.line(x1, y1, x2, y2, width=dot, color=LANE_DOTS, dash=(0.0, dot * 2.8), cap="round")
     if state is not None:
         new = set(highlight or ())
-        _draw_state_bridges(cv, side, bg, state.bridges, INK, prefix + "bridge",
+        _draw_state_bridges(cv, side, bg, state.bridges, BLUE, prefix + "bridge",
                             only=set(range(len(bg.lanes))) - new)
-        _draw_state_bridges(cv, side, bg, state.bridges, NEW_INK, prefix + "new", only=new)
+        _draw_state_bridges(cv, side, bg, state.bridges, NEW_THIS_TURN, prefix + "new", only=new)
     for k in forbidden:
         x1, y1, x2, y2 = bg.lanes[k]
         cv.line(x1, y1, x2, y2, width=0.6, color=FLAG_COLORS["red"], dash=(1.0, 0.8),
@@ -193,14 +193,14 @@ def draw_board(cv: Canvas, side: BoardSide, bg: BoardGeometry, *, state=None, pr
                 draw_flag(cv, cx, cy, bg.r, isl.flag)
         written = None if state is None else state.numerals[i]
         if numerals and i in numerals:
-            written, colour = numerals[i], NEW_INK
+            written, colour = numerals[i], NEW_THIS_TURN
         else:
-            colour = INK
+            colour = BLUE
         if written is not None:
             cv.text(cx, by + bh * 0.85, str(written), size_pt=bh / 0.3528 * 0.95, anchor="middle",
                     bold=True, color=colour, id=f"{prefix}numeral-{isl.label}")
         if state is not None and i in state.circled:
-            cv.circle(cx, cy, bg.r * 1.28, stroke=INK, width=max(0.35, bg.r * 0.08),
+            cv.circle(cx, cy, bg.r * 1.28, stroke=BLUE, width=max(0.35, bg.r * 0.08),
                       id=f"{prefix}circled-{isl.label}")
 
 
@@ -316,7 +316,7 @@ def _draw_score(cv: Canvas, scoring: Scoring, lay: SheetLayout) -> None:
     boxes = lay.score_boxes
     x, y, w, h = boxes["circled"]
     cv.circle(sx + 3.0, y + h / 2, 2.6, width=0.3)
-    cv.circle(sx + 3.0, y + h / 2, 3.4, width=0.3, stroke=INK)
+    cv.circle(sx + 3.0, y + h / 2, 3.4, width=0.3, stroke=BLUE)
     cv.text(sx + 8.0, y + h / 2 + 1.2, _("circled"), size_pt=8)
     cv.text(x + w + 2.0, y + h / 2 + 1.4, f"\u00d7 {scoring.per_circled} =", size_pt=9)
     x2 = boxes["bonus"][0]
@@ -344,7 +344,7 @@ def render_sheet(side: BoardSide, deck: Deck, scoring: Scoring, paper: str, fmt:
             draw_sheet(svg, side, deck, scoring, lay)
             svg.save(out)
         else:
-            raise LayoutError(f"unknown format {fmt!r}; use pdf or svg")
+            raise OptionError(f"unknown format {fmt!r}; use pdf or svg")
     return Path(out)
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hashi_print.errors import LayoutError
+from hashi_print.errors import LayoutError, OptionError
 from hashi_print.game.deck import GOALS, Scoring
 from hashi_print.i18n import N_, _, language
-from hashi_print.render.canvas import PAPER, Canvas, PdfCanvas, SvgCanvas, draw_paragraph
-from hashi_print.render.sheet import FLAG_COLORS, INK
+from hashi_print.render.canvas import Canvas, PdfCanvas, SvgCanvas, draw_paragraph
+from hashi_print.render.paper import BLUE, PAPER
+from hashi_print.render.sheet import FLAG_COLORS
 
 GOAL_NAMES = {"red": N_("Red flags"), "blue": N_("Blue flags"), "six": N_("Six joined")}
 HOW_TO = (
@@ -83,7 +84,7 @@ def _side_block(cv: Canvas, scoring: Scoring, side: str, left: float, y: float, 
         for k, goal in enumerate(GOALS):
             x = left + col0 + k * colw
             high = scoring.bonus[goal][0]
-            colour = FLAG_COLORS.get(goal, INK)
+            colour = FLAG_COLORS.get(goal, BLUE)
             cv.text(x + colw / 2, y + 5.8, f"{_(GOAL_NAMES[goal])} ({high})", size_pt=9, bold=True,
                     anchor="middle", color=colour)
         rows = solo_levels(scoring, side)
@@ -116,7 +117,7 @@ def _side_block(cv: Canvas, scoring: Scoring, side: str, left: float, y: float, 
 def render_solo(scoring: Scoring, paper: str, fmt: str, out: str | Path, lang: str = "en") -> Path:
     """Write the solo table as PDF or SVG in language `lang`."""
     if paper not in PAPER:
-        raise LayoutError(f"unknown paper {paper!r}; use a4 or letter")
+        raise OptionError(f"unknown paper {paper!r}; use a4 or letter")
     w, h = PAPER[paper]
     with language(lang):
         if fmt == "pdf":

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from hashi_print.game.board import LAYOUTS, BoardSide
+from hashi_print.game.board import BoardSide
 from hashi_print.game.deck import CARDS_PLAYED, GOALS, Card, Deck, Scoring, load_deck, load_scoring
 from hashi_print.game.rules import (
     SETUP_VALUES,
@@ -79,18 +79,14 @@ class Report:
         }
 
 
-def default_deck(path: str | Path | None = None) -> Deck | None:
-    """Load the deck at `path`, or layouts/deck.json when it exists, else None."""
-    if path is not None:
-        return load_deck(path)
-    return load_deck() if (LAYOUTS / "deck.json").exists() else None
+def default_deck(path: str | Path | None = None) -> Deck:
+    """Load the deck at `path`, or the designed deck shipped in the package."""
+    return load_deck(path)
 
 
-def default_scoring(path: str | Path | None = None) -> Scoring | None:
-    """Load the scoring at `path`, or layouts/scoring.json when it exists, else None."""
-    if path is not None:
-        return load_scoring(path)
-    return load_scoring() if (LAYOUTS / "scoring.json").exists() else None
+def default_scoring(path: str | Path | None = None) -> Scoring:
+    """Load the scoring at `path`, or the designed scoring shipped in the package."""
+    return load_scoring(path)
 
 
 def validate_file(path: str | Path, layout: BoardSide | None = None, deck: Deck | None = None,
@@ -471,16 +467,6 @@ def score_players(reports: list[Report], scoring: Scoring) -> dict:
                 break
     return {"players": players, "winners": [players[i]["player"] for i in winners(scores)],
             "problems": problems}
-
-
-def required_scoring(path: str | Path | None = None) -> Scoring:
-    """Load the scoring file, or raise LayoutError saying how to give one."""
-    scoring = default_scoring(path)
-    if scoring is None:
-        from hashi_print.errors import LayoutError
-
-        raise LayoutError("no scoring file: layouts/scoring.json is missing; pass --scoring FILE")
-    return scoring
 
 
 def score_table_rows(result: dict) -> list[list[str]]:

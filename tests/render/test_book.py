@@ -13,20 +13,18 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 
 from hashi_print.cli import cli
-from hashi_print.errors import LayoutError
+from hashi_print.errors import OptionError
+from hashi_print.puzzle.book import BookPuzzle, book_plan_requests, order_puzzles
 from hashi_print.puzzle.formats import format_tatham_id, parse_tatham_id
 from hashi_print.puzzle.model import Solution
 from hashi_print.puzzle.solve import solve
 from hashi_print.render.book import (
-    INCH,
     KDP_MIN_OUTSIDE,
     MIN_ISLAND_MM,
     PUZZLE_SLOT,
     SOLUTION_SLOT,
     BookOptions,
-    BookPuzzle,
     arrange,
-    book_plan_requests,
     content_box,
     example_puzzle,
     fit_id,
@@ -34,12 +32,12 @@ from hashi_print.render.book import (
     kdp_padding,
     margins_for,
     notes_rules,
-    order_puzzles,
     plan_book,
     render_book,
     text_width,
     trim_size,
 )
+from hashi_print.render.paper import INCH
 from hashi_print.render.puzzle import PUZZLE_STYLE
 
 PT_PER_MM = 72 / 25.4
@@ -126,7 +124,7 @@ def test_kdp_gutter_follows_the_page_count_table():
     assert kdp_gutter(301) == pytest.approx(0.625 * INCH)
     assert kdp_gutter(700) == pytest.approx(0.75 * INCH)
     assert kdp_gutter(828) == pytest.approx(0.875 * INCH)
-    with pytest.raises(LayoutError, match="828"):
+    with pytest.raises(OptionError, match="828"):
         kdp_gutter(829)
 
 
@@ -151,7 +149,7 @@ def test_islands_are_never_smaller_than_5_mm(trim, n):
     _, _, w, h = content_box(1, trim, margins_for(trim, "pnp", 40))
     try:
         a = arrange(n, n, w, h, PUZZLE_SLOT)
-    except LayoutError as err:
+    except OptionError as err:
         assert trim == "6x9" and n >= 20, err
         assert "larger trim" in str(err)
         return
@@ -186,8 +184,8 @@ def test_mixed_requests_share_grades_and_sizes_evenly():
 
 def test_progression_puts_easy_first_and_as_generated_keeps_order():
     entries = book_puzzles(SMALL_IDS, ["hard", "easy", "medium"])
-    assert [e.difficulty for e in order_puzzles(entries, "progression")] == ["easy", "medium", "hard"]
-    assert [e.difficulty for e in order_puzzles(entries, "as-generated")] == ["hard", "easy", "medium"]
+    assert [e.grade for e in order_puzzles(entries, "progression")] == ["easy", "medium", "hard"]
+    assert [e.grade for e in order_puzzles(entries, "as-generated")] == ["hard", "easy", "medium"]
 
 
 def test_kdp_plan_reaches_a_fixpoint_between_gutter_and_page_count():
@@ -352,7 +350,7 @@ def test_crop_marks_enlarge_the_sheet_and_set_the_trim_box():
     page = PdfReader(io.BytesIO(book.pdf)).pages[2]
     assert float(page.trimbox.width) == pytest.approx(6 * 72, abs=0.01)
     assert float(page.mediabox.width) > float(page.trimbox.width) + 20
-    with pytest.raises(LayoutError, match="crop marks"):
+    with pytest.raises(OptionError, match="crop marks"):
         render_book(book_puzzles(SMALL_IDS[:1], ["easy"]), BookOptions(profile="kdp", crop_marks=True))
 
 
@@ -374,7 +372,7 @@ def test_from_file_lays_out_given_puzzles_and_names_a_non_unique_line(tmp_path):
 
 
 def test_a_grid_too_wide_for_the_trim_is_refused_in_plain_words():
-    with pytest.raises(LayoutError, match="does not fit this trim"):
+    with pytest.raises(OptionError, match="does not fit this trim"):
         _, _, w, h = content_box(1, "6x9", margins_for("6x9", "pnp", 40))
         arrange(25, 25, w, h, PUZZLE_SLOT)
 
@@ -432,7 +430,7 @@ def test_mixed_size_pages_keep_every_grid_inside_the_type_area(trim, profile):
         assert a.rows * block_h + (a.rows - 1) * slot.gap <= h + 1e-6
         for n in page.numbers:
             pz = entries[n - 1].puzzle
-            assert pz.width <= page.grid[0] and pz.height <= page.grid[1]
+            assert pz.cols <= page.grid[0] and pz.rows <= page.grid[1]
             if page.kind == "puzzles":
                 assert a.cell * PUZZLE_STYLE.island_ratio >= MIN_ISLAND_MM - 1e-9
                 seen.append(n)
