@@ -38,3 +38,8 @@ catalogs: $(VENV)/.installed
 	$(BIN)/pybabel update -i $(LOCALE)/hashi_print.pot -d $(LOCALE) -D hashi_print \
 		--ignore-obsolete --width=100
 	$(BIN)/pybabel compile -d $(LOCALE) -D hashi_print --statistics
+
+# The Korean and Japanese font subsets (needs Debian's fonts-nanum and fonts-ipaexfont); rerun after
+# `make catalogs` when a translation brings new characters.
+fonts: $(VENV)/.installed
+	$(BIN)/python scripts/subset_fonts.py

@@ -214,20 +214,14 @@ def score_cmd(sheets: tuple[str, ...], layout: str | None, deck_file: str | None
               partial: bool, as_json: bool) -> None:
     """Score the players of one game from their records or sheets, resolving who reached each bonus first."""
     from hashi_print.game.board import load_side
-    from hashi_print.sheets.validate import (
-        default_deck,
-        default_scoring,
-        score_players,
-        score_table_rows,
-        validate_file,
-    )
+    from hashi_print.sheets.validate import default_deck, default_scoring, score_players, validate_file
 
     side = load_side(layout) if layout else None
     scoring = default_scoring(scoring_file)
     deck = default_deck(deck_file)
     result = score_players([validate_file(s, side, deck, scoring, partial) for s in sheets], scoring)
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
     else:
         from rich.console import Console
         from rich.table import Table
@@ -235,14 +229,14 @@ def score_cmd(sheets: tuple[str, ...], layout: str | None, deck_file: str | None
         table = Table(title="Hashi scores")
         for col in ("player", "rules", "circled", "red", "blue", "six", "total"):
             table.add_column(col, justify="left" if col in ("player", "rules") else "right")
-        for row in score_table_rows(result):
-            table.add_row(*row)
+        for player in result.players:
+            table.add_row(*player.table_row())
         console = Console(width=100)
         console.print(table)
-        console.print(f"winner: {', '.join(result['winners'])}")
-        for problem in result["problems"]:
+        console.print(f"winner: {', '.join(result.winners)}")
+        for problem in result.problems:
             console.print(f"warning: {problem}", markup=False)
-    if result["problems"]:
+    if result.problems:
         click.get_current_context().exit(EXIT_BROKEN_RULE)
 
 

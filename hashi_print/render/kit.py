@@ -8,7 +8,8 @@ from pathlib import Path
 from hashi_print.errors import OptionError
 from hashi_print.files import write_atomic
 from hashi_print.game.board import BoardSide, builtin_side, load_side
-from hashi_print.game.deck import Deck, Scoring, load_deck, load_scoring
+from hashi_print.game.deck import Deck, load_deck
+from hashi_print.game.scoring import Scoring, load_scoring
 from hashi_print.i18n import LANGUAGES, N_, _, check_language, language
 from hashi_print.render.cards import render_cards_pdf, render_cards_printshop, render_cards_svg
 from hashi_print.render.leaflet import leaflet_examples, render_leaflet
@@ -100,28 +101,36 @@ def build_kit(out_dir: str | Path, paper: str = "both", *, side_a: BoardSide | s
         written.append((render_cards_printshop(data.deck, out / "cards-printshop.pdf", lang=lang),
                         _("the 18 cards for a print shop: one poker-size card face per page with 3 mm bleed "
                           "(TrimBox/BleedBox set), front then back")))
-        svg, sp = out / "svg", papers[0]
-        size = _("{paper} size").format(paper=_(PAPER_NAMES[sp]))
+        for sp in papers:
+            written += svg_files(data, sp, out / "svg" / sp, examples, lang)
+        written += sample_books(out, papers, lang)
+        index = write_atomic(out / "index.md", index_text(written, out))
+        written.append((index, _("this list")))
+    return written
+
+
+def svg_files(data: KitData, paper: str, svg: Path, examples, lang: str = "en") -> list[tuple[Path, str]]:
+    """Write the sheets, cards, solo table and leaflet as SVG for one paper size, in language `lang`."""
+    written: list[tuple[Path, str]] = []
+    with language(lang):
+        size = _("{paper} size").format(paper=_(PAPER_NAMES[paper]))
         for side in (data.side_a, data.side_b):
-            path = render_sheet(side, data.deck, data.scoring, sp, "svg", svg / f"sheet-{side.name}.svg",
+            path = render_sheet(side, data.deck, data.scoring, paper, "svg", svg / f"sheet-{side.name}.svg",
                                 lang=lang)
             written.append((path, _("score sheet, side {side}, as SVG ({size}; ids island-X, lane-X-Y)")
                             .format(side=side.name, size=size)))
-        for path in render_cards_svg(data.deck, sp, svg, lang=lang):
+        for path in render_cards_svg(data.deck, paper, svg, lang=lang):
             if path.stem.endswith("back"):
                 what = _("card backs as SVG ({size})").format(size=size)
             else:
                 what = _("card fronts, page {page} as SVG ({size})").format(page=path.stem[-1], size=size)
             written.append((path, what))
-        written.append((render_solo(data.scoring, sp, "svg", svg / "solo.svg", lang=lang),
+        written.append((render_solo(data.scoring, paper, "svg", svg / "solo.svg", lang=lang),
                         _("solo table as SVG ({size})").format(size=size)))
         for page in (1, 2):
-            written.append((render_leaflet(data.side_a, data.scoring, sp, "svg", svg / f"rules-{page}.svg",
+            written.append((render_leaflet(data.side_a, data.scoring, paper, "svg", svg / f"rules-{page}.svg",
                                            page=page, examples=examples, lang=lang),
                             _("rules leaflet page {page} as SVG ({size})").format(page=page, size=size)))
-        written += sample_books(out, papers, lang)
-        index = write_atomic(out / "index.md", index_text(written, out))
-        written.append((index, _("this list")))
     return written
 
 

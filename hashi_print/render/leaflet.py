@@ -7,19 +7,22 @@ from pathlib import Path
 
 from hashi_print.errors import LayoutError, OptionError
 from hashi_print.game.board import BoardIsland, BoardSide
-from hashi_print.game.deck import Card, Scoring
+from hashi_print.game.deck import Card
 from hashi_print.game.rules import GameState, Move, apply, legal_moves, move_violations, new_game
+from hashi_print.game.scoring import Scoring
 from hashi_print.i18n import N_, _, language, ngettext
 from hashi_print.render.canvas import (
     PT,
     Canvas,
     PdfCanvas,
     SvgCanvas,
+    draw_fitted,
     draw_paragraph,
     text_width,
     wrap_text,
 )
 from hashi_print.render.paper import PAPER
+from hashi_print.render.preflight import HOME_MIN_TEXT_PT, home_sheet
 from hashi_print.render.sheet import board_geometry, draw_board
 
 LEFT = 16.0
@@ -256,7 +259,8 @@ def draw_examples(cv: Canvas, side: BoardSide, examples: list[Example], y: float
     bottom = y
     for k, ex in enumerate(examples):
         x0 = LEFT + k * slot + (slot - (side.cols - 1) * pitch) / 2
-        cv.text(LEFT + k * slot + slot / 2, y, ex.title, size_pt=10, bold=True, anchor="middle")
+        draw_fitted(cv, LEFT + k * slot + slot / 2, y, ex.title, slot - 2.0, size_pt=10, min_pt=7.0,
+                    bold=True, anchor="middle")
         bg = board_geometry(side, x0, y + 9.0, pitch)
         with cv.group(f"{prefix}{k + 1}"):
             draw_board(cv, side, bg, state=ex.state, prefix=f"{prefix}{k + 1}-", highlight=ex.highlight,
@@ -297,7 +301,8 @@ def draw_legend(cv: Canvas, y: float) -> float:
         bg = board_geometry(state.side, x0, y + 6.0, pitch)
         with cv.group(f"legend-{k + 1}"):
             draw_board(cv, state.side, bg, state=state, prefix=f"legend{k + 1}-")
-        cv.text(LEFT + k * slot + slot / 2, y + 17.0, _(text), size_pt=7.5, anchor="middle")
+        draw_fitted(cv, LEFT + k * slot + slot / 2, y + 17.0, _(text), slot - 2.0, size_pt=7.5,
+                    min_pt=HOME_MIN_TEXT_PT, anchor="middle")
     return y + 22.0
 
 
@@ -360,13 +365,14 @@ def render_leaflet(side: BoardSide, scoring: Scoring, paper: str, fmt: str, out:
     examples = examples if examples is not None else leaflet_examples(side)
     with language(lang):
         if fmt == "pdf":
-            cv = PdfCanvas(out, w, h, title=_("Hashi rules"))
+            cv = PdfCanvas(out, w, h, title=_("Hashi rules"), preflight=home_sheet(w, h))
             draw_leaflet_page(cv, 1, side, scoring, examples)
             cv.new_page()
             draw_leaflet_page(cv, 2, side, scoring, examples)
             cv.save()
         else:
-            svg = SvgCanvas(w, h, title=_("Hashi rules, page {page}").format(page=page or 1))
+            title = _("Hashi rules, page {page}").format(page=page or 1)
+            svg = SvgCanvas(w, h, title=title, preflight=home_sheet(w, h))
             draw_leaflet_page(svg, page or 1, side, scoring, examples)
             svg.save(out)
     return Path(out)

@@ -15,8 +15,9 @@ from hashi_print import files as files_module
 from hashi_print.cli import cli
 from hashi_print.errors import LayoutError
 from hashi_print.game.board import builtin_side, load_side
-from hashi_print.game.deck import load_deck, load_scoring
+from hashi_print.game.deck import load_deck
 from hashi_print.game.rules import apply, check_move, move_violations
+from hashi_print.game.scoring import load_scoring
 from hashi_print.render import kit as kit_module
 from hashi_print.render.kit import build_kit
 from hashi_print.render.leaflet import leaflet_examples, render_leaflet
@@ -110,7 +111,10 @@ def test_kit_writes_every_product_and_index(kit_dir):
     for paper in ("a4", "letter"):
         for stem in ("sheet-A", "sheet-B", "cards", "solo", "rules"):
             assert f"{stem}-{paper}.pdf" in names
-    assert "cards-printshop.pdf" in names and "svg/sheet-A.svg" in names and "index.md" in names
+    assert "cards-printshop.pdf" in names and "index.md" in names
+    for paper in ("a4", "letter"):
+        for stem in ("sheet-A", "sheet-B", "cards-front-1", "cards-back", "solo", "rules-1", "rules-2"):
+            assert f"svg/{paper}/{stem}.svg" in names
     index = (out / "index.md").read_text()
     for name in names:
         if name != "index.md":

@@ -13,7 +13,8 @@ from pypdf import PdfReader
 
 from hashi_print.errors import LayoutError, OptionError
 from hashi_print.game.board import LABELS, BoardIsland, BoardSide, load_side
-from hashi_print.game.deck import load_deck, load_scoring
+from hashi_print.game.deck import load_deck
+from hashi_print.game.scoring import load_scoring
 from hashi_print.render.markers import CELLS, decode, side_marker_ids
 from hashi_print.render.paper import PAPER
 from hashi_print.render.sheet import render_sheet, sheet_layout
