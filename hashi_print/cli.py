@@ -10,7 +10,7 @@ import click
 
 from hashi_print.errors import HashiError
 from hashi_print.puzzle.book import MIXED, ORDERS
-from hashi_print.puzzle.model import GRADES
+from hashi_print.puzzle.model import GRADES, Status
 from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES, MODES
 from hashi_print.render.paper import PAPER, PROFILES, TRIMS
 
@@ -72,17 +72,13 @@ def solve(puzzle: str, as_json: bool, mode: str, backend: str, card: str) -> Non
     pz = read_puzzle(puzzle)
     result = run_solve(pz, mode=mode, backend=backend, card=card)
     if as_json:
-        emit_json({
-            "status": result.status,
-            "solution": result.solution.as_lists() if result.solution else None,
-            "seconds": round(result.seconds, 6),
-        })
+        emit_json(result.to_json())
         return
     if result.solution is not None:
         click.echo(solution_text(pz, result.solution))
-    verdict = {"unique": "unique: exactly one solution",
-               "multiple": "multiple: at least two solutions (one shown)",
-               "none": "none: the puzzle has no solution"}[result.status]
+    verdict = {Status.UNIQUE: "unique: exactly one solution",
+               Status.MULTIPLE: "multiple: at least two solutions (one shown)",
+               Status.NONE: "none: the puzzle has no solution"}[result.status]
     click.echo(f"{verdict} ({result.seconds:.3f} s)")
 
 
@@ -132,7 +128,7 @@ def generate(width: int, height: int, difficulty: str, count: int, seed: int, de
     import random
     import time
 
-    from hashi_print.puzzle.formats import format_tatham_id, puzzle_text, puzzle_to_json
+    from hashi_print.puzzle.formats import format_tatham_id, puzzle_text
     from hashi_print.puzzle.generate import GenerationStats, generate_many
 
     stats = GenerationStats()
@@ -140,8 +136,7 @@ def generate(width: int, height: int, difficulty: str, count: int, seed: int, de
     puzzles = generate_many(width, height, difficulty, count, random.Random(seed), density, stats=stats)
     for done, gp in enumerate(_with_progress(puzzles, count), start=1):
         if as_json:
-            obj = puzzle_to_json(gp.puzzle, gp.solution, gp.grade, gp.seed)
-            emit_json(obj | {"density": gp.density})
+            emit_json(gp.to_json())
         else:
             click.echo(("\n" if done > 1 else "") + format_tatham_id(gp.puzzle))
             click.echo(puzzle_text(gp.puzzle))
@@ -333,22 +328,19 @@ def grade_cmd(puzzle: str, as_json: bool, show_steps: bool) -> None:
     """
     from collections import Counter
 
-    from hashi_print.puzzle.deduce import deduce, island_names, step_json
+    from hashi_print.puzzle.deduce import grade_puzzle
     from hashi_print.puzzle.formats import read_puzzle
 
-    pz = read_puzzle(puzzle)
-    result = deduce(pz)
-    difficulty = (result.grade or "easy") if result.solved else "beyond"
+    result = grade_puzzle(read_puzzle(puzzle))
     if as_json:
-        names = island_names(pz)
-        emit_json({"difficulty": difficulty, "steps": [step_json(pz, s, names) for s in result.steps]})
+        emit_json(result.to_json())
         return
     if show_steps:
         for n, step in enumerate(result.steps, 1):
             click.echo(f"{n:4d}. [{step.technique}] {step.text}")
     used = Counter(s.technique for s in result.steps)
     summary = ", ".join(f"{name} {k}" for name, k in sorted(used.items(), key=lambda kv: -kv[1]))
-    click.echo(f"difficulty: {difficulty} ({len(result.steps)} steps: {summary})")
+    click.echo(f"difficulty: {result.grade} ({len(result.steps)} steps: {summary})")
 
 
 @cli.command("hint")
@@ -367,18 +359,16 @@ def hint_cmd(puzzle: str, state: str, as_json: bool) -> None:
     column of the fourth row (columns after Z go on AA, AB, ...). Separate bridges in STATE by
     spaces, commas or semicolons.
     """
-    from hashi_print.puzzle.deduce import hint_steps, parse_bridges, step_json
+    from hashi_print.puzzle.deduce import hint, parse_bridges
     from hashi_print.puzzle.formats import read_puzzle
 
     pz = read_puzzle(puzzle)
     counts = parse_bridges(pz, state)
-    steps = hint_steps(pz, counts)
+    result = hint(pz, counts)
     if as_json:
-        if not steps:
-            emit_json(None)
-            return
-        emit_json({**step_json(pz, steps[-1]), "because": [step_json(pz, s) for s in steps[:-1]]})
+        emit_json(result.to_json())
         return
+    steps = result.steps
     if not steps:
         from hashi_print.puzzle.check import check_solution
         from hashi_print.puzzle.model import Solution
@@ -426,6 +416,24 @@ def design_cmd(seed: int, budget: int | None, games: int | None, final_games: in
         click.echo(path)
     for problem in objective_problems(result):
         click.echo(f"warning: design objective not met: {problem}", err=True)
+
+
+# --- the web app -----------------------------------------------------------------------------
+
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; the default lets only this computer in (0.0.0.0: the network).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
+              help="Port to listen on.")
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Processes that solve, generate and give hints.")
+@click.option("--time-limit", type=click.FloatRange(0.5, 600), default=10.0, show_default=True,
+              help="Seconds one request may compute before it is stopped.")
+def serve_cmd(host: str, port: int, workers: int, time_limit: float) -> None:
+    """Serve the web app: play puzzles with hints, the solver lab, and the Hashi game solo or with cards."""
+    from hashi_print.web.app import Settings, serve
+
+    serve(host, port, Settings(workers=workers, seconds=time_limit), click.echo)
 
 
 def main() -> None:

@@ -197,3 +197,9 @@ def winners(scores: Sequence[Score]) -> list[int]:
         return []
     best = max(s.total for s in scores)
     return [pos for pos, s in enumerate(scores) if s.total == best]
+
+
+def rating(scoring: Scoring, side: str, total: int) -> str | None:
+    """Return the words of the best rating band a solo total reaches on `side`, or None without bands."""
+    bands = scoring.ratings.get(side.upper(), ())
+    return next((words for least, words in bands if total >= least), None)

@@ -737,6 +737,47 @@ def step_json(puzzle: Puzzle, step: Step, names: Sequence[str] | None = None) ->
     }
 
 
+@dataclass(frozen=True)
+class GradeResult:
+    """A puzzle's grade and the deduction steps that reached it (the `grade` command's result)."""
+
+    puzzle: Puzzle
+    grade: Grade
+    steps: tuple[Step, ...]
+
+    def to_json(self) -> dict:
+        """Return the `grade --json` contract object."""
+        names = island_names(self.puzzle)
+        return {"difficulty": self.grade, "steps": [step_json(self.puzzle, s, names) for s in self.steps]}
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The next bridge to draw and the facts it rests on, or no steps when nothing is left to deduce."""
+
+    puzzle: Puzzle
+    steps: tuple[Step, ...]
+
+    def to_json(self) -> dict | None:
+        """Return the `hint --json` contract object: the step plus "because", or None."""
+        if not self.steps:
+            return None
+        return {**step_json(self.puzzle, self.steps[-1]),
+                "because": [step_json(self.puzzle, s) for s in self.steps[:-1]]}
+
+
+def grade_puzzle(puzzle: Puzzle) -> GradeResult:
+    """Grade a puzzle, keeping the explained steps: Grade.BEYOND when the deducer gets stuck."""
+    result = deduce(puzzle)
+    got = (result.grade or Grade.EASY) if result.solved else Grade.BEYOND
+    return GradeResult(puzzle, got, result.steps)
+
+
+def hint(puzzle: Puzzle, state_counts: Sequence[int] | None = None) -> Hint:
+    """Return the hint for the bridges drawn so far (see `hint_steps`)."""
+    return Hint(puzzle, hint_steps(puzzle, state_counts))
+
+
 # --- the STATE syntax of `hashi-print hint --bridges` ----------------------------------------
 
 _ITEM = re.compile(r"^([A-Za-z]+)(\d+)\s*([-=])\s*([A-Za-z]+)(\d+)$")

@@ -51,6 +51,12 @@ class GeneratedPuzzle:
     density: float
     repairs: int
 
+    def to_json(self) -> dict:
+        """Return the `generate --json` object: the `hashi-puzzle/1` form plus the island density."""
+        from hashi_print.puzzle.formats import puzzle_to_json
+
+        return puzzle_to_json(self.puzzle, self.solution, self.grade, self.seed) | {"density": self.density}
+
 
 @dataclass
 class GenerationStats:

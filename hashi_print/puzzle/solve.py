@@ -24,12 +24,36 @@ class SolveResult:
     seconds: float
     cuts: int = 0
 
+    def to_json(self) -> dict:
+        """Return the `solve --json` contract object."""
+        return {"status": self.status, "solution": self.solution.as_lists() if self.solution else None,
+                "seconds": round(self.seconds, 6)}
+
 
 @dataclass
 class _Stats:
-    """Counters the solving loop fills in for the caller."""
+    """Counters the solving loop fills in for the caller; `rounds` also keeps each disconnected candidate."""
 
     cuts: int = 0
+    rounds: list[tuple[tuple[int, ...], list[list[int]]]] | None = None
+
+
+@dataclass(frozen=True)
+class Round:
+    """One disconnected candidate the solver proposed: its bridges per lane and the groups that were cut."""
+
+    counts: tuple[int, ...]
+    groups: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class TracedSolve:
+    """A solve with the size of its encoding and every cut round, for showing how the solver worked."""
+
+    result: SolveResult
+    variables: int
+    clauses: int
+    rounds: tuple[Round, ...]
 
 
 def _check_options(mode: str, backend: str) -> None:
@@ -76,6 +100,8 @@ def solutions(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
             cuts = cut_clauses(geo, enc, counts)
             if cuts:
                 stats.cuts += len(cuts)
+                if stats.rounds is not None:
+                    stats.rounds.append((counts, geo.components(k for k, c in enumerate(counts) if c)))
                 if any(not c for c in cuts):
                     return
                 for clause in cuts:
@@ -86,10 +112,10 @@ def solutions(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
 
 
 def solve(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
-          card: str = "direct") -> SolveResult:
+          card: str = "direct", stats: _Stats | None = None) -> SolveResult:
     """Find a solution and ask for a second: the verdict unique, multiple or none."""
     start = time.perf_counter()
-    stats = _Stats()
+    stats = stats if stats is not None else _Stats()
     found = []
     for sol in solutions(puzzle, mode, backend, stats=stats, card=card):
         found.append(sol)
@@ -97,6 +123,18 @@ def solve(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
             break
     status = (Status.NONE, Status.UNIQUE, Status.MULTIPLE)[len(found)]
     return SolveResult(status, found[0] if found else None, time.perf_counter() - start, stats.cuts)
+
+
+def solve_traced(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
+                 card: str = "direct") -> TracedSolve:
+    """Solve as `solve` does, also counting the encoding and keeping each round of connectivity cuts."""
+    _check_options(mode, backend)
+    enc = encode(puzzle, mode, card)
+    variables = max((abs(v) for c in enc.clauses for v in c), default=0)
+    stats = _Stats(rounds=[])
+    result = solve(puzzle, mode, backend, card, stats)
+    rounds = tuple(Round(tuple(counts), tuple(tuple(g) for g in groups)) for counts, groups in stats.rounds)
+    return TracedSolve(result, variables, len(enc.clauses), rounds)
 
 
 def other_solution(puzzle: Puzzle, solution: Solution, mode: str = "lazy",
