@@ -35,7 +35,7 @@ LOCALE := hashi_print/locale
 catalogs: $(VENV)/.installed
 	$(BIN)/pybabel extract -F babel.cfg --no-location --sort-output --project=hashi-print \
 		--copyright-holder=hashi_print --msgid-bugs-address="" -o $(LOCALE)/hashi_print.pot .
-	$(BIN)/pybabel update -i $(LOCALE)/hashi_print.pot -d $(LOCALE) -D hashi_print \
+	$(BIN)/pybabel update -i $(LOCALE)/hashi_print.pot -d $(LOCALE) -D hashi_print --no-fuzzy-matching \
 		--ignore-obsolete --width=100
 	$(BIN)/pybabel compile -d $(LOCALE) -D hashi_print --statistics
 

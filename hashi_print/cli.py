@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -12,7 +13,7 @@ from hashi_print.errors import HashiError
 from hashi_print.puzzle.book import MIXED, ORDERS
 from hashi_print.puzzle.model import GRADES, Status
 from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES, MODES
-from hashi_print.render.paper import PAPER, PROFILES, TRIMS
+from hashi_print.render.paper import COLOR_MODELS, PAPER, PROFILES, TRIMS
 
 EXIT_BROKEN_RULE = 1
 EXIT_BAD_INPUT = 2
@@ -254,7 +255,19 @@ def score_cmd(sheets: tuple[str, ...], layout: str | None, deck_file: str | None
 @click.option("--order", type=click.Choice(ORDERS), default="progression",
               show_default=True, help="Easy to expert, or the order the puzzles were made in.")
 @click.option("--title", default="Hashi", show_default=True)
-@click.option("--crop-marks", is_flag=True, help="pnp only: add crop marks around the trimmed page.")
+@click.option("--crop-marks", is_flag=True,
+              help="pnp only: add crop marks around the trimmed page (only where the marked page still "
+                   "fits A4 or Letter paper, e.g. --trim 6x9).")
+@click.option("--per-page", type=click.IntRange(1, 24), default=None,
+              help="Puzzles per page (default: as many as keep the islands comfortably large).")
+@click.option("--author", default="", help="Author for the title page, copyright page and cover.")
+@click.option("--year", type=click.IntRange(1900, 2999), default=None,
+              help="Year of the copyright notice (none by default, so a rebuild stays byte-identical).")
+@click.option("--isbn", default="", help="ISBN for the copyright page and cover (ISBN-13 or ISBN-10).")
+@click.option("--credit/--no-credit", default=True, show_default=True,
+              help="Say on the copyright page that the puzzles were made with hashi-print (and the seed).")
+@click.option("--color", "color", type=click.Choice(COLOR_MODELS), default="rgb", show_default=True,
+              help="cmyk for print shops: every colour in CMYK, text and lines on the black plate only.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="PDF to write [default: output/hashi-book-<trim>.pdf].")
 @click.option("--manifest", type=click.Path(dir_okay=False), default=None,
@@ -262,29 +275,34 @@ def score_cmd(sheets: tuple[str, ...], layout: str | None, deck_file: str | None
 @_lang_option()
 def book(count: int, size: str, sizes: str | None, difficulty: str, density: str | None, seed: int,
          from_file: str | None, trim: str, profile: str, order: str, title: str, crop_marks: bool,
+         per_page: int | None, author: str, year: int | None, isbn: str, credit: bool, color: str,
          out: str | None, manifest: str | None, lang: str) -> None:
-    """Make a print-ready PDF puzzle book: title, how to play, numbered puzzles, solutions at the back."""
+    """Make a print-ready PDF puzzle book: title, copyright and contents pages, how to play, numbered
+    puzzles grouped by grade and size, solutions at the back. The book is checked against its print
+    profile (KDP or home printing) before anything is generated and again before it is written.
+    """
     from hashi_print.files import write_atomic
     from hashi_print.i18n import _, language
     from hashi_print.puzzle.book import book_plan_requests, generate_puzzles, load_puzzles, parse_size
-    from hashi_print.render.book import BookOptions, check_sizes_fit, render_book
+    from hashi_print.render.book import BookOptions, check_book_plan, render_book
 
     lang = lang.lower()
+    options = BookOptions(title=title, trim=trim, profile=profile, order=order, crop_marks=crop_marks,
+                          per_page=per_page, author=author, year=year, isbn=isbn, credit=credit, color=color,
+                          lang=lang)
     if from_file:
         puzzles = load_puzzles(from_file)
         with language(lang):
-            note = _("made with hashi-print · puzzles from {file}").format(
+            note = _("puzzles from {file}").format(
                 file=click.format_filename(from_file, shorten=True))
     else:
         grid_sizes = [parse_size(s) for s in (sizes.split(",") if sizes else [size])]
         requests = book_plan_requests(count, grid_sizes, difficulty)
-        check_sizes_fit(grid_sizes, trim, profile)
+        check_book_plan(requests, options, density)
         puzzles = list(_with_progress(generate_puzzles(requests, seed, density), len(requests)))
         with language(lang):
-            note = _("made with hashi-print · seed {seed}").format(seed=seed)
-    options = BookOptions(title=title, trim=trim, profile=profile, order=order, crop_marks=crop_marks,
-                          note=note, lang=lang)
-    result = render_book(puzzles, options)
+            note = _("seed {seed}").format(seed=seed)
+    result = render_book(puzzles, dataclasses.replace(options, note=note))
     path = write_atomic(out or f"output/hashi-book-{trim}.pdf", result.pdf)
     if manifest:
         write_atomic(manifest, json.dumps(result.manifest, indent=1) + "\n")

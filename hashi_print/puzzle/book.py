@@ -107,8 +107,8 @@ def order_puzzles(puzzles: Sequence[BookPuzzle], order: str) -> list[BookPuzzle]
         return list(puzzles)
     rank = {d: i for i, d in enumerate(GRADES)}
 
-    def key(bp: BookPuzzle) -> tuple[int, int]:
-        """Sort by grade, then by grid area."""
-        return rank.get(bp.grade, len(rank)), bp.puzzle.cols * bp.puzzle.rows
+    def key(bp: BookPuzzle) -> tuple[int, int, int, int]:
+        """Sort by grade, then by grid area, then by shape, so equal sizes stay together."""
+        return rank.get(bp.grade, len(rank)), bp.puzzle.cols * bp.puzzle.rows, bp.puzzle.cols, bp.puzzle.rows
 
     return sorted(puzzles, key=key)

@@ -18,13 +18,13 @@ from reportlab.pdfgen.canvas import Canvas as _RlCanvas
 
 from hashi_print.files import write_atomic
 from hashi_print.render.fonts import FAKE_BOLD, FAKE_BOLD_STROKE, font_for, register, svg_family
+from hashi_print.render.paper import COLOR_MODELS
 from hashi_print.render.preflight import Preflight
 
 FONT = "HashiSans"
 FONT_BOLD = "HashiSans-Bold"
 PT = 25.4 / 72.0
 _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
-COLOR_MODELS = ("rgb", "cmyk")
 # Greys this dark are the kit's ink: in CMYK they print as solid black on the black plate alone.
 SOLID_K_BELOW = 0x30
 _SUBSET_NAME = re.compile(rb"/([A-Z]{6})\+([A-Za-z0-9._-]+)")

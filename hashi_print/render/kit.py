@@ -147,7 +147,7 @@ def sample_books(out: Path, papers: tuple[str, ...], lang: str = "en") -> list[t
     written = []
     with language(lang):
         for p in papers:
-            note = _("made with hashi-print · seed {seed}").format(seed=SAMPLE_BOOK["seed"])
+            note = _("seed {seed}").format(seed=SAMPLE_BOOK["seed"])
             options = BookOptions(title=_("Hashi: classic puzzles"), trim=p, lang=lang, note=note)
             book = render_book(puzzles, options)
             path = write_atomic(out / f"puzzles-{p}.pdf", book.pdf)

@@ -8,6 +8,8 @@ PAPER = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 TRIMS = {**PAPER, "6x9": (6 * INCH, 9 * INCH), "8.5x11": (8.5 * INCH, 11 * INCH)}
 # How a book is printed: at home (pnp: print and play) or as a print-on-demand interior (kdp).
 PROFILES = ("pnp", "kdp")
+# How colours are written into a PDF: RGB for screens and home printers, CMYK for print shops.
+COLOR_MODELS = ("rgb", "cmyk")
 
 # The inks: near-black text and puzzle grids, the game's blue, and grey for small print.
 INK = "#1a1a1a"
