@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hashi_print.errors import OptionError
-from hashi_print.files import write_atomic
+from hashi_print.files import inside, write_atomic
 from hashi_print.game.board import BoardSide, builtin_side, load_side
 from hashi_print.game.deck import Deck, load_deck
 from hashi_print.game.scoring import Scoring, load_scoring
@@ -83,8 +83,8 @@ def build_kit(out_dir: str | Path, paper: str = "both", *, side_a: BoardSide | s
         for p in papers:
             name = _(PAPER_NAMES[p])
             for side, gentle in ((data.side_a, _("gentler")), (data.side_b, _("harder"))):
-                path = render_sheet(side, data.deck, data.scoring, p, "pdf",
-                                    out / f"sheet-{side.name}-{p}.pdf", lang=lang)
+                target = inside(out, f"sheet-{side.name}-{p}.pdf")
+                path = render_sheet(side, data.deck, data.scoring, p, "pdf", target, lang=lang)
                 what = _("score sheet, side {side} ({gentle}), {paper}: print one per player per game "
                          "at 100 %")
                 written.append((path, what.format(side=side.name, gentle=gentle, paper=name)))
@@ -115,8 +115,8 @@ def svg_files(data: KitData, paper: str, svg: Path, examples, lang: str = "en") 
     with language(lang):
         size = _("{paper} size").format(paper=_(PAPER_NAMES[paper]))
         for side in (data.side_a, data.side_b):
-            path = render_sheet(side, data.deck, data.scoring, paper, "svg", svg / f"sheet-{side.name}.svg",
-                                lang=lang)
+            target = inside(svg, f"sheet-{side.name}.svg")
+            path = render_sheet(side, data.deck, data.scoring, paper, "svg", target, lang=lang)
             written.append((path, _("score sheet, side {side}, as SVG ({size}; ids island-X, lane-X-Y)")
                             .format(side=side.name, size=size)))
         for path in render_cards_svg(data.deck, paper, svg, lang=lang):
@@ -181,5 +181,5 @@ def print_sheet(side: str | None, layout: str | Path | None, paper: str, fmt: st
         raise OptionError("say which board: --side A or --side B, or --layout FILE")
     d = load_deck(deck)
     s = load_scoring(scoring)
-    target = Path(out) if out else Path("output") / f"sheet-{board.name}-{paper}.{fmt}"
+    target = Path(out) if out else inside("output", f"sheet-{board.name}-{paper}.{fmt}")
     return render_sheet(board, d, s, paper, fmt, target, custom=bool(layout), lang=lang)
