@@ -6,12 +6,12 @@ import json
 from itertools import islice
 
 import pytest
-from independent import is_valid_solution, janko_bridges
 
 from hashi_print.puzzle.check import check_solution
 from hashi_print.puzzle.formats import parse_has, parse_tatham_id, parse_text_grid
 from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES, MODES
 from hashi_print.puzzle.solve import other_solution, solutions, solve
+from tests.independent import is_valid_solution, janko_bridges
 
 
 def janko(shared_data) -> dict:
