@@ -176,7 +176,7 @@ def _crop_marks(canvas: PdfCanvas, dx: float, dy: float, w: float, h: float) -> 
             canvas.line(x, y + sy * gap, x, y + sy * (gap + length), width=0.2)
 
 
-def _grade_mix(puzzles: Sequence[BookPuzzle]) -> str:
+def grade_mix(puzzles: Sequence[BookPuzzle]) -> str:
     """Say how many puzzles of each grade the book holds, easiest first."""
     counts = Counter(bp.grade for bp in puzzles)
     names = [d for d in GRADES if counts[d]]
@@ -189,7 +189,7 @@ def _size_names(sizes) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def _size_mix(puzzles: Sequence[BookPuzzle]) -> str:
+def size_mix(puzzles: Sequence[BookPuzzle]) -> str:
     """Say which grid sizes the book holds, smallest first."""
     return f"{_size_names((bp.puzzle.cols, bp.puzzle.rows) for bp in puzzles)} grids"
 
@@ -258,8 +258,8 @@ def _draw_title_page(canvas, options: BookOptions, puzzles: Sequence[BookPuzzle]
     count = len(puzzles)
     canvas.text(cx, title_y + 18, f"{count} bridge-building logic puzzle{'s' if count != 1 else ''}",
                 size_pt=15, anchor="middle", color=INK)
-    canvas.text(cx, title_y + 27, _size_mix(puzzles), size_pt=11, anchor="middle", color=GREY)
-    canvas.text(cx, title_y + 34, _grade_mix(puzzles), size_pt=11, anchor="middle", color=GREY)
+    canvas.text(cx, title_y + 27, size_mix(puzzles), size_pt=11, anchor="middle", color=GREY)
+    canvas.text(cx, title_y + 34, grade_mix(puzzles), size_pt=11, anchor="middle", color=GREY)
     puzzle, solution = example_puzzle()
     cell = min(w * 0.6, h * 0.35) / puzzle.cols
     gx = cx - puzzle.cols * cell / 2

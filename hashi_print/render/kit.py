@@ -10,7 +10,7 @@ from hashi_print.files import write_atomic
 from hashi_print.game.board import BoardSide, builtin_side, load_side
 from hashi_print.game.deck import Deck, load_deck
 from hashi_print.game.scoring import Scoring, load_scoring
-from hashi_print.render.cards import render_cards_pdf, render_cards_printshop, render_cards_svg
+from hashi_print.render.cards import BLEED, render_cards_pdf, render_cards_printshop, render_cards_svg
 from hashi_print.render.leaflet import leaflet_examples, render_leaflet
 from hashi_print.render.sheet import render_sheet
 from hashi_print.render.solo import render_solo
@@ -54,8 +54,12 @@ def papers_of(paper: str) -> tuple[str, ...]:
 
 def build_kit(out_dir: str | Path, paper: str = "both", *, side_a: BoardSide | str | Path | None = None,
               side_b: BoardSide | str | Path | None = None, deck: Deck | str | Path | None = None,
-              scoring: Scoring | str | Path | None = None) -> list[tuple[Path, str]]:
-    """Write every product into `out_dir` and an index.md; return (path, what it is) for each file."""
+              scoring: Scoring | str | Path | None = None, bleed: float = BLEED,
+              color: str = "rgb") -> list[tuple[Path, str]]:
+    """Write every product into `out_dir` and an index.md; return (path, what it is) for each file.
+
+    `bleed` (mm) and `color` (rgb or cmyk) apply to the print-shop cards.
+    """
     papers = papers_of(paper)
     data = load_kit_data(side_a, side_b, deck, scoring)
     out = Path(out_dir)
@@ -75,9 +79,9 @@ def build_kit(out_dir: str | Path, paper: str = "both", *, side_a: BoardSide | s
         written.append((render_leaflet(data.side_a, data.scoring, p, "pdf", out / f"rules-{p}.pdf",
                                        examples=examples),
                         f"rules leaflet (2 pages), {name}: print double-sided"))
-    written.append((render_cards_printshop(data.deck, out / "cards-printshop.pdf"),
-                    "the 18 cards for a print shop: one poker-size card face per page with 3 mm bleed "
-                    "(TrimBox/BleedBox set), front then back"))
+    written.append((render_cards_printshop(data.deck, out / "cards-printshop.pdf", bleed, color),
+                    f"the 18 cards for a print shop: one poker-size card face per page with {bleed:g} mm "
+                    f"bleed (TrimBox/BleedBox set, {color.upper()}), front then back"))
     for sp in papers:
         written += svg_files(data, sp, out / "svg" / sp, examples)
     written += sample_books(out, papers)
