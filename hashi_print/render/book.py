@@ -28,6 +28,7 @@ from hashi_print.render.book_plan import (
     kdp_gutter,
     longest_id,
     plan_book,
+    row_tops,
     trim_size,
 )
 from hashi_print.render.canvas import PT, PdfCanvas, text_width, wrap_text
@@ -434,29 +435,20 @@ def _spread(total: float, block: float, n: int, gap: float) -> list[float]:
     return [start + i * (block + between) for i in range(n)]
 
 
-def row_origins(row: Row, box, top: float, gap: float, slot_above: float,
-                id_pt: float) -> list[tuple[float, float]]:
-    """Return the top-left corner of each grid block of a row whose slot starts at `top`."""
+def row_origins(row: Row, box, top: float, gap: float) -> list[tuple[float, float]]:
+    """Return the top-left corner of each grid block of a row whose block starts at `top`."""
     x, _, w, _ = box
-    arr = row.arrangement
-    block_w = row.grid[0] * arr.cell
-    block_h = slot_above + row.grid[1] * arr.cell + (ID_GAP + arr.id_lines * id_pt * PT * ID_LEADING
-                                                     if arr.id_lines else 0.0)
-    xs = _spread(w, block_w, arr.cols, gap)
-    y = top + (arr.slot_h - block_h) / 2
-    return [(x + xs[i], y) for i in range(len(row.numbers))]
+    xs = _spread(w, row.grid[0] * row.arrangement.cell, row.arrangement.cols, gap)
+    return [(x + xs[i], top) for i in range(len(row.numbers))]
 
 
 def _draw_grid_page(canvas, page: Page, puzzles: Sequence[BookPuzzle], box, id_pt: float) -> None:
     """Draw a page of puzzles or solutions: its rows from the top, each grid at its size's one scale."""
     slot = PUZZLE_SLOT if page.kind == "puzzles" else SOLUTION_SLOT
     draw = _draw_puzzle_block if page.kind == "puzzles" else _draw_solution_block
-    top = box[1]
-    for row in page.rows:
-        for number, origin in zip(row.numbers, row_origins(row, box, top, slot.gap, slot.above, id_pt),
-                                  strict=True):
+    for row, top in zip(page.rows, row_tops(page, box[3], slot.gap), strict=True):
+        for number, origin in zip(row.numbers, row_origins(row, box, box[1] + top, slot.gap), strict=True):
             draw(canvas, puzzles[number - 1], number, row.arrangement.cell, origin, id_pt)
-        top += row.arrangement.slot_h + slot.gap
 
 
 def _running_head(canvas, page: Page, page_no: int, trim: str, margins: Margins, profile: str) -> None:
