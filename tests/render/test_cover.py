@@ -6,13 +6,13 @@ import io
 
 import pytest
 from click.testing import CliRunner
-from pdfink import page_ink, page_size_mm
 from pypdf import PdfReader
 
 from hashi_print.cli import cli
 from hashi_print.puzzle.book import book_plan_requests, generate_puzzles
 from hashi_print.render.book import BookOptions
 from hashi_print.render.cover import render_cover
+from tests.pdfink import page_ink, page_size_mm
 
 INCH = 25.4
 # KDP's published paper thickness per page, in inches.
