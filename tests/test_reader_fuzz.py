@@ -7,9 +7,9 @@ import tracemalloc
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reader_fuzz import READERS
 
 from hashi_print.errors import HashiError
+from tests.reader_fuzz import READERS
 
 MEMORY_BOUND = 64 * 1024 * 1024   # bytes any one input may make a reader allocate at its peak
 

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from independent import is_valid_solution
 
 from hashi_print.cli import cli
 from hashi_print.puzzle.deduce import deduce, grade
@@ -20,6 +19,7 @@ from hashi_print.puzzle.formats import parse_tatham_id, read_puzzle_lines
 from hashi_print.puzzle.model import Status
 from hashi_print.puzzle.sat import BACKENDS, MODES
 from hashi_print.puzzle.solve import solutions, solve
+from tests.independent import is_valid_solution
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "own-puzzles.jsonl"
 ENTRIES = read_puzzle_lines(CORPUS)
