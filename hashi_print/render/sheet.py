@@ -14,7 +14,7 @@ from hashi_print.errors import LayoutError
 from hashi_print.game.board import BoardSide
 from hashi_print.game.deck import GOALS, Card, Deck, Scoring
 from hashi_print.render.canvas import PAPER, Canvas, PdfCanvas, SvgCanvas, text_width
-from hashi_print.render.markers import CORNERS, draw_marker, side_marker_ids
+from hashi_print.render.markers import CORNERS, draw_marker, sheet_marker_ids
 
 Box = tuple[float, float, float, float]
 Point = tuple[float, float]
@@ -83,6 +83,7 @@ class SheetLayout:
     turn_boxes: tuple[Box, ...]
     turn_label: Point
     bonus_boxes: dict[str, tuple[Box, Box]]
+    goal_turn_cells: dict[str, tuple[Box, Box]]
     bonus_label: Point
     score_boxes: dict[str, Box]
     markers: tuple[tuple[float, float, float, int], ...]
@@ -100,7 +101,7 @@ def sheet_layout(side: BoardSide, paper: str = "a4", cards: int = 18, custom: bo
     w, h = PAPER[paper]
     left, right = MARGIN, w - MARGIN
     inner = right - left
-    ids = side_marker_ids("custom" if custom else side.name)
+    ids = sheet_marker_ids(side.name, paper, custom)
     bottom = h - MARGIN - MARKER
     markers = ((left, MARGIN, MARKER, ids[0]), (right - MARKER, MARGIN, MARKER, ids[1]),
                (right - MARKER, bottom, MARKER, ids[2]), (left, bottom, MARKER, ids[3]))
@@ -124,11 +125,13 @@ def sheet_layout(side: BoardSide, paper: str = "a4", cards: int = 18, custom: bo
     turn_w = (inner - label_w) / TURNS
     turn_boxes = tuple((left + label_w + k * turn_w + 0.4, turn_top + 2.0, turn_w - 0.8, 8.0)
                        for k in range(TURNS))
-    bonus_boxes = {}
+    bonus_boxes, goal_turn_cells = {}, {}
     for k, goal in enumerate(GOALS):
         y = bonus_top + 5.0 + k * 10.0
         bonus_boxes[goal] = ((left + 68.0, y, 13.0, 8.5), (left + 84.0, y, 13.0, 8.5))
-    sx = left + 108.0
+        # Two one-digit cells (tens, units) for the turn the goal was reached: easy to read back.
+        goal_turn_cells[goal] = ((left + 100.0, y, 6.5, 8.5), (left + 107.0, y, 6.5, 8.5))
+    sx = left + 120.0
     score_boxes = {"circled": (sx + 30.0, bonus_top + 5.0, 13.0, 8.5),
                    "circled_points": (right - 15.0, bonus_top + 5.0, 15.0, 8.5),
                    "bonus": (right - 15.0, bonus_top + 15.0, 15.0, 8.5),
@@ -138,7 +141,8 @@ def sheet_layout(side: BoardSide, paper: str = "a4", cards: int = 18, custom: bo
         player=(w / 2 + 10.0, MARGIN + 3.0, right - MARKER - 4.0 - (w / 2 + 10.0), 9.0),
         card_slots=card_slots, card_label=(left, card_top + 2.5),
         turn_boxes=turn_boxes, turn_label=(left, turn_top + 8.0),
-        bonus_boxes=bonus_boxes, bonus_label=(left, bonus_top + 2.5), score_boxes=score_boxes,
+        bonus_boxes=bonus_boxes, goal_turn_cells=goal_turn_cells, bonus_label=(left, bonus_top + 2.5),
+        score_boxes=score_boxes,
         markers=markers, ruler=ruler, score_label=(sx, bonus_top + 2.5))
 
 
@@ -303,6 +307,12 @@ def _draw_bonus(cv: Canvas, scoring: Scoring, lay: SheetLayout) -> None:
                 cv.rect(x, y, w, h, width=0.35)
                 cv.text(x + w / 2, y + 5.2, str(value), size_pt=12, anchor="middle", bold=True)
                 cv.text(x + w / 2, y + h - 0.8, which, size_pt=4.5, anchor="middle", color="#555555")
+        with cv.group(f"bonus-{goal}-turn"):
+            for x, y, w, h in lay.goal_turn_cells[goal]:
+                cv.rect(x, y, w, h, stroke="#777777", width=0.25)
+    tens, units = lay.goal_turn_cells[GOALS[-1]]
+    cv.text((tens[0] + units[0] + units[2]) / 2, tens[1] + tens[3] + 2.0, "turn reached", size_pt=5,
+            anchor="middle", color="#555555", id="bonus-turn-label")
 
 
 def _draw_score(cv: Canvas, scoring: Scoring, lay: SheetLayout) -> None:
