@@ -8,8 +8,9 @@ import time
 from pathlib import Path
 
 from hashi_print.game.board import load_side
-from hashi_print.game.deck import Card, load_deck, load_scoring
+from hashi_print.game.deck import Card, load_deck
 from hashi_print.game.rules import GameState, apply, legal_moves, new_game
+from hashi_print.game.scoring import load_scoring
 from hashi_print.sheets.formats import record_from_moves
 from hashi_print.sheets.validate import validate
 

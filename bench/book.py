@@ -13,7 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from hashi_print.render.book import BookOptions, book_plan_requests, generate_puzzles, render_book
+from hashi_print.puzzle.book import book_plan_requests, generate_puzzles
+from hashi_print.render.book import BookOptions, render_book
 
 
 def end_to_end(args: argparse.Namespace, out: Path) -> float:

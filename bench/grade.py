@@ -22,14 +22,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from independent import janko_bridges  # noqa: E402
 
-from hashi_print.puzzle.deduce import LEVELS, deduce, grade
+from hashi_print.puzzle.deduce import deduce, grade
 from hashi_print.puzzle.formats import parse_tatham_id, parse_text_grid
-from hashi_print.puzzle.model import Puzzle
+from hashi_print.puzzle.model import Grade, Puzzle
 
 ROOT = Path(__file__).resolve().parents[1]
 JANKO = ROOT.parent / "shared" / "data" / "janko-hashi.json"
 SGT = shutil.which("sgt-bridges") or "/usr/games/sgt-bridges"
-GRADES = (*LEVELS, "beyond")
+GRADES = tuple(Grade)
 TATHAM = ("Easy", "Medium", "Hard")
 
 
@@ -45,7 +45,7 @@ def seconds(puzzle: Puzzle, runs: int) -> float:
 
 def size_class(puzzle: Puzzle) -> str:
     """Bucket a puzzle by grid area."""
-    area = puzzle.width * puzzle.height
+    area = puzzle.cols * puzzle.rows
     classes = ((100, "up to 10x10"), (225, "up to 15x15"), (400, "up to 20x20"), (625, "up to 25x25"))
     for limit, name in classes:
         if area <= limit:
@@ -76,7 +76,7 @@ def janko_report(runs: int) -> list[str]:
     for name in sorted(data):
         pz = parse_text_grid(data[name]["problem"], name)
         result = deduce(pz, explain=False)
-        level = result.level if result.solved else "beyond"
+        level = result.grade if result.solved else Grade.BEYOND
         grades[level] += 1
         if result.solved:
             got = {tuple(b.as_list()) for b in result.solution(pz).bridges}

@@ -12,7 +12,8 @@ import statistics
 import time
 
 from hashi_print.game.board import builtin_side
-from hashi_print.game.deck import load_deck, load_scoring
+from hashi_print.game.deck import load_deck
+from hashi_print.game.scoring import load_scoring
 from hashi_print.game.simulate import play_game, simulate
 
 

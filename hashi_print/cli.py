@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -9,6 +10,10 @@ import sys
 import click
 
 from hashi_print.errors import HashiError
+from hashi_print.puzzle.book import MIXED, ORDERS
+from hashi_print.puzzle.model import GRADES, Status
+from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES, MODES
+from hashi_print.render.paper import COLOR_MODELS, PAPER, PROFILES, TRIMS
 
 EXIT_BROKEN_RULE = 1
 EXIT_BAD_INPUT = 2
@@ -53,11 +58,11 @@ def emit_json(obj: object) -> None:
 @cli.command()
 @click.argument("puzzle")
 @click.option("--json", "as_json", is_flag=True, help="Print the contract JSON object instead of a grid.")
-@click.option("--mode", type=click.Choice(["lazy", "eager"]), default="lazy", show_default=True,
+@click.option("--mode", type=click.Choice(MODES), default="lazy", show_default=True,
               help="Connectivity: cuts added lazily, or an eager reachability encoding.")
-@click.option("--backend", type=click.Choice(["cadical195", "glucose4", "minisat22"]),
+@click.option("--backend", type=click.Choice(BACKENDS),
               default="cadical195", show_default=True, help="The SAT solver to use.")
-@click.option("--card", type=click.Choice(["direct", "seqcounter", "totalizer", "sortnetwrk"]),
+@click.option("--card", type=click.Choice(CARDINALITIES),
               default="direct", show_default=True,
               help="How clue counts are encoded: direct lane clauses, or a pysat cardinality encoding.")
 def solve(puzzle: str, as_json: bool, mode: str, backend: str, card: str) -> None:
@@ -68,24 +73,20 @@ def solve(puzzle: str, as_json: bool, mode: str, backend: str, card: str) -> Non
     pz = read_puzzle(puzzle)
     result = run_solve(pz, mode=mode, backend=backend, card=card)
     if as_json:
-        emit_json({
-            "status": result.status,
-            "solution": result.solution.as_lists() if result.solution else None,
-            "seconds": round(result.seconds, 6),
-        })
+        emit_json(result.to_json())
         return
     if result.solution is not None:
         click.echo(solution_text(pz, result.solution))
-    verdict = {"unique": "unique: exactly one solution",
-               "multiple": "multiple: at least two solutions (one shown)",
-               "none": "none: the puzzle has no solution"}[result.status]
+    verdict = {Status.UNIQUE: "unique: exactly one solution",
+               Status.MULTIPLE: "multiple: at least two solutions (one shown)",
+               Status.NONE: "none: the puzzle has no solution"}[result.status]
     click.echo(f"{verdict} ({result.seconds:.3f} s)")
 
 
 # --- the print kit ---------------------------------------------------------------------------
 
 @cli.command()
-@click.option("--paper", type=click.Choice(["a4", "letter", "both"]), default="both", show_default=True)
+@click.option("--paper", type=click.Choice([*PAPER, "both"]), default="both", show_default=True)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output", show_default=True,
               help="Folder to write the kit into.")
 def kit(paper: str, out_dir: str) -> None:
@@ -100,7 +101,7 @@ def kit(paper: str, out_dir: str) -> None:
 @cli.command()
 @click.option("--width", type=int, default=10, show_default=True, help="Columns, 5 to 40.")
 @click.option("--height", type=int, default=10, show_default=True, help="Rows, 5 to 40.")
-@click.option("--difficulty", type=click.Choice(["easy", "medium", "hard", "expert"]), default="medium",
+@click.option("--difficulty", type=click.Choice([g.value for g in GRADES]), default="medium",
               show_default=True, help="The exact grade every puzzle must have.")
 @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True,
@@ -115,7 +116,7 @@ def generate(width: int, height: int, difficulty: str, count: int, seed: int, de
     import random
     import time
 
-    from hashi_print.puzzle.formats import format_tatham_id, puzzle_text, puzzle_to_json
+    from hashi_print.puzzle.formats import format_tatham_id, puzzle_text
     from hashi_print.puzzle.generate import GenerationStats, generate_many
 
     stats = GenerationStats()
@@ -123,8 +124,7 @@ def generate(width: int, height: int, difficulty: str, count: int, seed: int, de
     puzzles = generate_many(width, height, difficulty, count, random.Random(seed), density, stats=stats)
     for done, gp in enumerate(_with_progress(puzzles, count), start=1):
         if as_json:
-            obj = puzzle_to_json(gp.puzzle, gp.solution, gp.difficulty, gp.seed)
-            emit_json(obj | {"density": gp.density})
+            emit_json(gp.to_json())
         else:
             click.echo(("\n" if done > 1 else "") + format_tatham_id(gp.puzzle))
             click.echo(puzzle_text(gp.puzzle))
@@ -156,9 +156,9 @@ def _sheet_options(func):
         click.option("--layout", type=click.Path(dir_okay=False),
                      help="A hashi-side/1 file to use instead of the side the sheet names."),
         click.option("--deck", "deck_file", type=click.Path(dir_okay=False),
-                     help="A hashi-deck/1 file (default: layouts/deck.json)."),
+                     help="A hashi-deck/1 file (default: the designed deck)."),
         click.option("--scoring", "scoring_file", type=click.Path(dir_okay=False),
-                     help="A hashi-scoring/1 file (default: layouts/scoring.json)."),
+                     help="A hashi-scoring/1 file (default: the designed scoring)."),
         click.option("--partial-bridges", "partial", is_flag=True,
                      help="House rule: a turn may draw fewer bridges than its card shows."),
         click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
@@ -197,20 +197,14 @@ def score_cmd(sheets: tuple[str, ...], layout: str | None, deck_file: str | None
               partial: bool, as_json: bool) -> None:
     """Score the players of one game from their records or sheets, resolving who reached each bonus first."""
     from hashi_print.game.board import load_side
-    from hashi_print.sheets.validate import (
-        default_deck,
-        required_scoring,
-        score_players,
-        score_table_rows,
-        validate_file,
-    )
+    from hashi_print.sheets.validate import default_deck, default_scoring, score_players, validate_file
 
     side = load_side(layout) if layout else None
-    scoring = required_scoring(scoring_file)
+    scoring = default_scoring(scoring_file)
     deck = default_deck(deck_file)
     result = score_players([validate_file(s, side, deck, scoring, partial) for s in sheets], scoring)
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
     else:
         from rich.console import Console
         from rich.table import Table
@@ -218,14 +212,14 @@ def score_cmd(sheets: tuple[str, ...], layout: str | None, deck_file: str | None
         table = Table(title="Hashi scores")
         for col in ("player", "rules", "circled", "red", "blue", "six", "total"):
             table.add_column(col, justify="left" if col in ("player", "rules") else "right")
-        for row in score_table_rows(result):
-            table.add_row(*row)
+        for player in result.players:
+            table.add_row(*player.table_row())
         console = Console(width=100)
         console.print(table)
-        console.print(f"winner: {', '.join(result['winners'])}")
-        for problem in result["problems"]:
+        console.print(f"winner: {', '.join(result.winners)}")
+        for problem in result.problems:
             console.print(f"warning: {problem}", markup=False)
-    if result["problems"]:
+    if result.problems:
         click.get_current_context().exit(EXIT_BROKEN_RULE)
 
 
@@ -261,7 +255,8 @@ def scan_cmd(images: tuple[str, ...], as_json: bool, write_dir: str | None, over
 
     from hashi_print.files import write_atomic
     from hashi_print.game.board import load_side
-    from hashi_print.game.deck import load_deck, load_scoring
+    from hashi_print.game.deck import load_deck
+    from hashi_print.game.scoring import load_scoring
     from hashi_print.sheets.scan.overlay import overlay_png, player_crop_png
     from hashi_print.sheets.scan.read import ScanStatus, scan_file
     from hashi_print.sheets.validate import report_lines
@@ -313,51 +308,60 @@ def scan_cmd(images: tuple[str, ...], as_json: bool, write_dir: str | None, over
 @click.option("--count", type=click.IntRange(min=1), default=20, show_default=True, help="How many puzzles.")
 @click.option("--size", default="10x10", show_default=True, help="Grid size WxH of every puzzle.")
 @click.option("--sizes", default=None, help="A mix of sizes, e.g. 7x7,10x10,15x15 (overrides --size).")
-@click.option("--difficulty", type=click.Choice(["easy", "medium", "hard", "expert", "mixed"]),
+@click.option("--difficulty", type=click.Choice([*(g.value for g in GRADES), MIXED]),
               default="mixed", show_default=True, help="One grade for all, or an even mix.")
 @click.option("--density", default=None, help="Fraction of cells that are islands, or sparse/normal/dense.")
 @click.option("--seed", type=int, default=1, show_default=True, help="The same seed makes the same book.")
 @click.option("--from", "from_file", type=click.Path(dir_okay=False, exists=True), default=None,
               help="Lay out the puzzles of this file (IDs, URLs or JSON lines) instead of generating "
                    "(then --count, --size(s), --difficulty, --density and --seed are not used).")
-@click.option("--trim", type=click.Choice(["a4", "letter", "6x9", "8.5x11"]), default="a4", show_default=True)
-@click.option("--profile", type=click.Choice(["pnp", "kdp"]), default="pnp", show_default=True,
+@click.option("--trim", type=click.Choice(list(TRIMS)), default="a4", show_default=True)
+@click.option("--profile", type=click.Choice(PROFILES), default="pnp", show_default=True,
               help="pnp: print at home (bookmarks, optional crop marks); kdp: clean KDP interior.")
-@click.option("--order", type=click.Choice(["progression", "as-generated"]), default="progression",
+@click.option("--order", type=click.Choice(ORDERS), default="progression",
               show_default=True, help="Easy to expert, or the order the puzzles were made in.")
 @click.option("--title", default="Hashi", show_default=True)
-@click.option("--crop-marks", is_flag=True, help="pnp only: add crop marks around the trimmed page.")
+@click.option("--crop-marks", is_flag=True,
+              help="pnp only: add crop marks around the trimmed page (only where the marked page still "
+                   "fits A4 or Letter paper, e.g. --trim 6x9).")
+@click.option("--per-page", type=click.IntRange(1, 24), default=None,
+              help="Puzzles per page (default: as many as keep the islands comfortably large).")
+@click.option("--author", default="", help="Author for the title page, copyright page and cover.")
+@click.option("--year", type=click.IntRange(1900, 2999), default=None,
+              help="Year of the copyright notice (none by default, so a rebuild stays byte-identical).")
+@click.option("--isbn", default="", help="ISBN for the copyright page and cover (ISBN-13 or ISBN-10).")
+@click.option("--credit/--no-credit", default=True, show_default=True,
+              help="Say on the copyright page that the puzzles were made with hashi-print (and the seed).")
+@click.option("--color", "color", type=click.Choice(COLOR_MODELS), default="rgb", show_default=True,
+              help="cmyk for print shops: every colour in CMYK, text and lines on the black plate only.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="PDF to write [default: output/hashi-book-<trim>.pdf].")
 @click.option("--manifest", type=click.Path(dir_okay=False), default=None,
               help="Also write a JSON list of each puzzle's number, page, ID and solution.")
 def book(count: int, size: str, sizes: str | None, difficulty: str, density: str | None, seed: int,
          from_file: str | None, trim: str, profile: str, order: str, title: str, crop_marks: bool,
+         per_page: int | None, author: str, year: int | None, isbn: str, credit: bool, color: str,
          out: str | None, manifest: str | None) -> None:
-    """Make a print-ready PDF puzzle book: title, how to play, numbered puzzles, solutions at the back."""
+    """Make a print-ready PDF puzzle book: title, copyright and contents pages, how to play, numbered
+    puzzles grouped by grade and size, solutions at the back. The book is checked against its print
+    profile (KDP or home printing) before anything is generated and again before it is written.
+    """
     from hashi_print.files import write_atomic
-    from hashi_print.render.book import (
-        BookOptions,
-        book_plan_requests,
-        check_sizes_fit,
-        generate_puzzles,
-        load_puzzles,
-        parse_size,
-        render_book,
-    )
+    from hashi_print.puzzle.book import book_plan_requests, generate_puzzles, load_puzzles, parse_size
+    from hashi_print.render.book import BookOptions, check_book_plan, render_book
 
+    options = BookOptions(title=title, trim=trim, profile=profile, order=order, crop_marks=crop_marks,
+                          per_page=per_page, author=author, year=year, isbn=isbn, credit=credit, color=color)
     if from_file:
         puzzles = load_puzzles(from_file)
         note = f"puzzles from {click.format_filename(from_file, shorten=True)}"
     else:
         grid_sizes = [parse_size(s) for s in (sizes.split(",") if sizes else [size])]
         requests = book_plan_requests(count, grid_sizes, difficulty)
-        check_sizes_fit(grid_sizes, trim, profile)
+        check_book_plan(requests, options, density)
         puzzles = list(_with_progress(generate_puzzles(requests, seed, density), len(requests)))
         note = f"seed {seed}"
-    options = BookOptions(title=title, trim=trim, profile=profile, order=order, crop_marks=crop_marks,
-                          note=f"made with hashi-print · {note}")
-    result = render_book(puzzles, options)
+    result = render_book(puzzles, dataclasses.replace(options, note=note))
     path = write_atomic(out or f"output/hashi-book-{trim}.pdf", result.pdf)
     if manifest:
         write_atomic(manifest, json.dumps(result.manifest, indent=1) + "\n")
@@ -370,15 +374,15 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
 @click.option("--side", type=click.Choice(["A", "B", "a", "b"]), default=None,
               help="The designed side to print (not needed with --layout or --fill).")
 @click.option("--layout", type=click.Path(dir_okay=False), help="A hashi-side/1 file of your own board.")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--paper", type=click.Choice(list(PAPER)), default="a4", show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["pdf", "svg", "png"]), default="pdf", show_default=True,
               help="png only with --fill (a picture of the filled sheet).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="File to write (default: output/sheet-SIDE-PAPER.FORMAT).")
 @click.option("--deck", "deck_file", type=click.Path(dir_okay=False),
-              help="A hashi-deck/1 file for the card strip (default: layouts/deck.json).")
+              help="A hashi-deck/1 file for the card strip (default: the designed deck).")
 @click.option("--scoring", "scoring_file", type=click.Path(dir_okay=False),
-              help="A hashi-scoring/1 file for the bonus boxes (default: layouts/scoring.json).")
+              help="A hashi-scoring/1 file for the bonus boxes (default: the designed scoring).")
 @click.option("--fill", "fill_file", type=click.Path(dir_okay=False), default=None,
               help="Draw the end of this game record or finished sheet onto the sheet.")
 @click.option("--hand", type=int, default=None, metavar="SEED",
@@ -403,7 +407,8 @@ def sheet(side: str | None, layout: str | None, paper: str, fmt: str, out: str |
     import random
 
     from hashi_print.game.board import load_side
-    from hashi_print.game.deck import load_deck, load_scoring
+    from hashi_print.game.deck import load_deck
+    from hashi_print.game.scoring import load_scoring
     from hashi_print.render.fill import Pen, hand_pen, render_filled
     from hashi_print.sheets.formats import read_sheet
     from hashi_print.sheets.marks import marks_of
@@ -432,22 +437,19 @@ def grade_cmd(puzzle: str, as_json: bool, show_steps: bool) -> None:
     """
     from collections import Counter
 
-    from hashi_print.puzzle.deduce import deduce, island_names, step_json
+    from hashi_print.puzzle.deduce import grade_puzzle
     from hashi_print.puzzle.formats import read_puzzle
 
-    pz = read_puzzle(puzzle)
-    result = deduce(pz)
-    difficulty = (result.level or "easy") if result.solved else "beyond"
+    result = grade_puzzle(read_puzzle(puzzle))
     if as_json:
-        names = island_names(pz)
-        emit_json({"difficulty": difficulty, "steps": [step_json(pz, s, names) for s in result.steps]})
+        emit_json(result.to_json())
         return
     if show_steps:
         for n, step in enumerate(result.steps, 1):
             click.echo(f"{n:4d}. [{step.technique}] {step.text}")
     used = Counter(s.technique for s in result.steps)
     summary = ", ".join(f"{name} {k}" for name, k in sorted(used.items(), key=lambda kv: -kv[1]))
-    click.echo(f"difficulty: {difficulty} ({len(result.steps)} steps: {summary})")
+    click.echo(f"difficulty: {result.grade} ({len(result.steps)} steps: {summary})")
 
 
 @cli.command("hint")
@@ -466,18 +468,16 @@ def hint_cmd(puzzle: str, state: str, as_json: bool) -> None:
     column of the fourth row (columns after Z go on AA, AB, ...). Separate bridges in STATE by
     spaces, commas or semicolons.
     """
-    from hashi_print.puzzle.deduce import hint_steps, parse_bridges, step_json
+    from hashi_print.puzzle.deduce import hint, parse_bridges
     from hashi_print.puzzle.formats import read_puzzle
 
     pz = read_puzzle(puzzle)
     counts = parse_bridges(pz, state)
-    steps = hint_steps(pz, counts)
+    result = hint(pz, counts)
     if as_json:
-        if not steps:
-            emit_json(None)
-            return
-        emit_json({**step_json(pz, steps[-1]), "because": [step_json(pz, s) for s in steps[:-1]]})
+        emit_json(result.to_json())
         return
+    steps = result.steps
     if not steps:
         from hashi_print.puzzle.check import check_solution
         from hashi_print.puzzle.model import Solution
@@ -488,7 +488,7 @@ def hint_cmd(puzzle: str, state: str, as_json: bool) -> None:
         return
     for step in steps[:-1]:
         click.echo(f"Known: {step.text}")
-    click.echo(f"[{steps[-1].technique}, {steps[-1].level}] {steps[-1].text}")
+    click.echo(f"[{steps[-1].technique}, {steps[-1].grade}] {steps[-1].text}")
 
 
 @cli.command("design")
@@ -500,15 +500,20 @@ def hint_cmd(puzzle: str, state: str, as_json: bool) -> None:
 @click.option("--workers", type=int, default=2, show_default=True, help="Processes to simulate with.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output/design",
               show_default=True)
-@click.option("--write-layouts", is_flag=True, help="Also overwrite layouts/*.json with the result.")
+@click.option("--write-layouts", "layouts_to", is_flag=False, flag_value="", default=None, metavar="[FOLDER]",
+              help="Also write side-a.json, side-b.json, deck.json and scoring.json into FOLDER "
+                   "(without FOLDER: the layouts/ folder of the checkout you run it in).")
 def design_cmd(seed: int, budget: int | None, games: int | None, final_games: int | None, workers: int,
-               out_dir: str, write_layouts: bool) -> None:
+               out_dir: str, layouts_to: str | None) -> None:
     """Design sides A and B, the deck, bonus values and solo tables by simulation; write a report."""
     import time
 
+    from hashi_print.files import check_writable, layouts_folder
     from hashi_print.game.design import budget_from, design, objective_problems, write_design
     from hashi_print.game.simulate import RichProgress
 
+    check_writable(out_dir)
+    layouts_dir = None if layouts_to is None else str(check_writable(layouts_folder(layouts_to)))
     started = time.monotonic()
     bar = RichProgress("designing")
     try:
@@ -516,10 +521,28 @@ def design_cmd(seed: int, budget: int | None, games: int | None, final_games: in
                         progress=bar.update)
     finally:
         bar.stop()
-    for path in write_design(result, out_dir, write_layouts, time.monotonic() - started):
+    for path in write_design(result, out_dir, layouts_dir, time.monotonic() - started):
         click.echo(path)
     for problem in objective_problems(result):
         click.echo(f"warning: design objective not met: {problem}", err=True)
+
+
+# --- the web app -----------------------------------------------------------------------------
+
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; the default lets only this computer in (0.0.0.0: the network).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
+              help="Port to listen on.")
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Processes that solve, generate and give hints.")
+@click.option("--time-limit", type=click.FloatRange(0.5, 600), default=10.0, show_default=True,
+              help="Seconds one request may compute before it is stopped.")
+def serve_cmd(host: str, port: int, workers: int, time_limit: float) -> None:
+    """Serve the web app: play puzzles with hints, the solver lab, and the Hashi game solo or with cards."""
+    from hashi_print.web.app import Settings, serve
+
+    serve(host, port, Settings(workers=workers, seconds=time_limit), click.echo)
 
 
 def main() -> None:

@@ -55,5 +55,13 @@ class RuleError(HashiError):
         )
 
 
+class OutputError(HashiError):
+    """A file or folder cannot be written where the user asked (checked before long work starts)."""
+
+
 class LayoutError(HashiError):
     """A board side, deck or scoring file breaks its format's constraints."""
+
+
+class OptionError(HashiError):
+    """A command's option makes no sense: an unknown paper or trim, a count or size out of range."""

@@ -53,25 +53,42 @@ class Geometry:
         """Return the islands that share a lane with `island`."""
         return tuple(self.lanes[k].other(island) for k in self.lanes_of[island])
 
+    @cached_property
+    def ends(self) -> tuple[tuple[int, int], ...]:
+        """The two islands (a, b) of each lane, by lane index."""
+        return tuple((lane.a, lane.b) for lane in self.lanes)
+
+    def component_labels(self, lanes: Iterable[int]) -> list[int]:
+        """Number each island's group over the given lanes, groups counted in order of their first island."""
+        n = len(self.positions)
+        ends = self.ends
+        adjacent: list[list[int]] = [[] for _ in range(n)]
+        for k in lanes:
+            a, b = ends[k]
+            adjacent[a].append(b)
+            adjacent[b].append(a)
+        label = [-1] * n
+        count = 0
+        for start in range(n):
+            if label[start] >= 0:
+                continue
+            label[start] = count
+            reached = [start]
+            for i in reached:
+                for j in adjacent[i]:
+                    if label[j] < 0:
+                        label[j] = count
+                        reached.append(j)
+            count += 1
+        return label
+
     def components(self, lanes: Iterable[int]) -> list[list[int]]:
         """Group the islands into connected components using only the given lanes."""
-        parent = list(range(len(self.positions)))
-
-        def find(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        for k in lanes:
-            lane = self.lanes[k]
-            ra, rb = find(lane.a), find(lane.b)
-            if ra != rb:
-                parent[ra] = rb
-        groups: dict[int, list[int]] = {}
-        for i in range(len(self.positions)):
-            groups.setdefault(find(i), []).append(i)
-        return sorted(groups.values())
+        label = self.component_labels(lanes)
+        groups: list[list[int]] = [[] for _ in range(max(label, default=-1) + 1)]
+        for i, g in enumerate(label):
+            groups[g].append(i)
+        return groups
 
     def lane_graph_connected(self) -> bool:
         """Tell whether all islands can be reached from each other over lanes."""

@@ -15,7 +15,8 @@ import cv2
 import numpy as np
 
 from hashi_print.game.board import BoardSide
-from hashi_print.game.deck import Deck, Scoring
+from hashi_print.game.deck import Deck
+from hashi_print.game.scoring import Scoring
 from hashi_print.game.simulate import deal, play_game
 from hashi_print.render.fill import draw_marks, hand_pen
 from hashi_print.render.raster import RasterCanvas

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
 from hashi_print.errors import LayoutError
-from hashi_print.files import read_text
+from hashi_print.files import designed_json, read_json
 from hashi_print.geometry import Geometry, build_geometry
 
-LAYOUTS = Path(__file__).resolve().parents[2] / "layouts"
 ISLAND_COUNT = 18
 FLAG_COUNTS = {"red": 4, "blue": 3}
 LABELS = "ABCDEFGHIJKLMNOPQR"
@@ -52,6 +50,11 @@ class BoardSide:
             return self.label_index[label.upper()]
         except KeyError:
             raise LayoutError(f"side {self.name} has no island {label!r}") from None
+
+    @cached_property
+    def flag_sets(self) -> dict[str, frozenset[int]]:
+        """The islands of each flag colour, as sets (the goals test them on every move)."""
+        return {flag: frozenset(self.flagged(flag)) for flag in FLAG_COUNTS}
 
     def flagged(self, flag: str) -> tuple[int, ...]:
         """Return the indexes of the islands carrying this flag."""
@@ -126,17 +129,12 @@ def check_side(side: BoardSide) -> None:
 
 def load_side(path: str | Path) -> BoardSide:
     """Read and check a `hashi-side/1` file."""
-    p = Path(path)
-    try:
-        obj = json.loads(read_text(p))
-    except json.JSONDecodeError as err:
-        raise LayoutError(f"not valid JSON: {err.msg}", source=str(p), line=err.lineno) from None
-    return side_from_json(obj, str(p))
+    return side_from_json(read_json(path), str(path))
 
 
 def builtin_side(name: str) -> BoardSide:
-    """Load the designed side A or B from layouts/."""
+    """Load the designed side A or B shipped in the package."""
     key = name.strip().lower()
     if key not in ("a", "b"):
         raise LayoutError(f"unknown side {name!r}; the sides are A and B (or pass --layout FILE)")
-    return load_side(LAYOUTS / f"side-{key}.json")
+    return side_from_json(designed_json(f"side-{key}.json"), f"layouts/side-{key}.json")

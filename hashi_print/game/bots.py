@@ -13,8 +13,9 @@ from functools import cached_property, lru_cache
 from math import comb
 
 from hashi_print.game.board import BoardSide
-from hashi_print.game.deck import CARDS_PLAYED, Card, Deck, Scoring
+from hashi_print.game.deck import CARDS_PLAYED, Card, Deck
 from hashi_print.game.rules import GameState, Move, legal_moves
+from hashi_print.game.scoring import Scoring
 
 ROOM_FREE = 99
 MAX_NUMERAL = 6

@@ -1,14 +1,12 @@
-"""The card deck and the scoring values of the Hashi game, and their layout files."""
+"""The card deck of the Hashi game and its file."""
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from hashi_print.errors import LayoutError
-from hashi_print.files import read_text
-from hashi_print.game.board import LAYOUTS
+from hashi_print.files import designed_json, read_json
 
 GOALS = ("red", "blue", "six")
 DECK_SIZE = 18
@@ -44,21 +42,6 @@ class Deck:
         return sum(sorted((c.bridges for c in self.cards), reverse=True)[:played])
 
 
-@dataclass(frozen=True)
-class Scoring:
-    """Points per circled island, bonus values (first, later) per goal, and the solo tables.
-
-    `solo[side][goal]` is the standard turn limit; `solo_levels[side][level][goal]` the limits per
-    level (e.g. easy/normal/hard); `ratings[side]` lists (minimum score, words) from best to worst.
-    """
-
-    per_circled: int
-    bonus: dict[str, tuple[int, int]]
-    solo: dict[str, dict[str, int]] = field(default_factory=dict)
-    solo_levels: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
-    ratings: dict[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
-
-
 def card_from_text(text: str) -> Card:
     """Parse `N/B` into a Card, checking numeral 1-6 and bridges 1-3."""
     try:
@@ -92,48 +75,8 @@ def deck_to_json(deck: Deck) -> dict:
             "cards": [{"numeral": c.numeral, "bridges": c.bridges} for c in deck.cards]}
 
 
-def scoring_from_json(obj: object, source: str = "scoring") -> Scoring:
-    """Build a Scoring from a parsed `hashi-scoring/1` object."""
-    if not isinstance(obj, dict) or obj.get("format") != "hashi-scoring/1":
-        raise LayoutError('expected a JSON object with "format": "hashi-scoring/1"', source=source)
-    try:
-        bonus = {g: (int(obj["bonus"][g][0]), int(obj["bonus"][g][1])) for g in GOALS}
-        solo = {s: {g: int(t) for g, t in goals.items()} for s, goals in obj.get("solo", {}).items()}
-        levels = {s: {lv: {g: int(t) for g, t in goals.items()} for lv, goals in by_level.items()}
-                  for s, by_level in obj.get("solo_levels", {}).items()}
-        ratings = {s: tuple((int(m), str(w)) for m, w in bands)
-                   for s, bands in obj.get("ratings", {}).items()}
-        return Scoring(int(obj["per_circled"]), bonus, solo, levels, ratings)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
-        raise LayoutError(f"malformed scoring: {err!r}", source=source) from None
-
-
-def scoring_to_json(scoring: Scoring, **extra: object) -> dict:
-    """Return the `hashi-scoring/1` object for a Scoring, with any extra keys."""
-    return {
-        "format": "hashi-scoring/1", "per_circled": scoring.per_circled,
-        "bonus": {g: list(v) for g, v in scoring.bonus.items()},
-        "solo": scoring.solo, "solo_levels": scoring.solo_levels,
-        "ratings": {s: [list(b) for b in bands] for s, bands in scoring.ratings.items()},
-        **extra,
-    }
-
-
-def _load_json(path: Path) -> object:
-    """Read a JSON file, turning a syntax error into a located LayoutError."""
-    try:
-        return json.loads(read_text(path))
-    except json.JSONDecodeError as err:
-        raise LayoutError(f"not valid JSON: {err.msg}", source=str(path), line=err.lineno) from None
-
-
 def load_deck(path: str | Path | None = None) -> Deck:
-    """Read a deck file; the designed one under layouts/ by default."""
-    p = Path(path) if path else LAYOUTS / "deck.json"
-    return deck_from_json(_load_json(p), str(p))
-
-
-def load_scoring(path: str | Path | None = None) -> Scoring:
-    """Read a scoring file; the designed one under layouts/ by default."""
-    p = Path(path) if path else LAYOUTS / "scoring.json"
-    return scoring_from_json(_load_json(p), str(p))
+    """Read a deck file; the designed one shipped in the package by default."""
+    if not path:
+        return deck_from_json(designed_json("deck.json"), "layouts/deck.json")
+    return deck_from_json(read_json(path), str(path))

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 from hashi_print.errors import LayoutError
 from hashi_print.game.board import LABELS, BoardIsland, BoardSide, check_side
-from hashi_print.game.deck import CARDS_PLAYED, DECK_SIZE, GOALS, Card, Deck, Scoring
+from hashi_print.game.deck import CARDS_PLAYED, DECK_SIZE, GOALS, Card, Deck
+from hashi_print.game.scoring import Scoring, SoloLevel
 from hashi_print.game.simulate import Simulation, Summary, simulate
 from hashi_print.geometry import crossing_pairs
 
@@ -31,7 +32,6 @@ SEARCH_MARGIN = 0.05
 GOAL_WEIGHT = 100.0
 # The deck search only keeps the rates inside the band: its own aim is the spread of scores.
 DECK_GOAL_WEIGHT = 10.0
-LEVELS = ("easy", "normal", "hard")
 SIZES = {"A": (9, 9), "B": (10, 10)}
 # A sparse lane graph keeps the six-group goal out of reach in some games: on a dense 9x9 side the
 # strong bot links six circled islands in over 90 % of games (lane count and six rate correlate, r 0.65).
@@ -420,11 +420,11 @@ def _percentile(values: Sequence[int], q: float) -> float:
 def solo_tables(sim: Simulation) -> dict[str, dict[str, int]]:
     """Turn limits per level and goal: the strong bot's 75th (easy), 50th (normal), 25th (hard)
     percentile turn among the games that reached the goal; 17 when it never did."""
-    levels: dict[str, dict[str, int]] = {lv: {} for lv in LEVELS}
+    levels: dict[str, dict[str, int]] = {lv: {} for lv in SoloLevel}
     records = sim.records["strong"]
     for goal in GOALS:
         turns = [t for r in records if (t := r.goal_turn(goal)) is not None]
-        for lv, q in zip(LEVELS, (0.75, 0.5, 0.25), strict=True):
+        for lv, q in zip(SoloLevel, (0.75, 0.5, 0.25), strict=True):
             levels[lv][goal] = CARDS_PLAYED if not turns else max(1, math.ceil(_percentile(turns, q) - 1e-9))
     return levels
 
@@ -501,8 +501,9 @@ def _design(seed: int, budget: Budget, pool: Pool, note: Progress | None) -> Des
         solo[name] = _run(side, deck, scoring, ["strong"], budget.final_games, seed + 2, pool,
                           setup="random")
         levels[name] = solo_tables(solo[name])
-        ratings[name] = rating_bands(solo_scores(solo[name], scoring, levels[name]["normal"]))
-    scoring = Scoring(2, scoring.bonus, {s: dict(lv["normal"]) for s, lv in levels.items()}, levels, ratings)
+        ratings[name] = rating_bands(solo_scores(solo[name], scoring, levels[name][SoloLevel.NORMAL]))
+    standard = {s: dict(lv[SoloLevel.NORMAL]) for s, lv in levels.items()}
+    scoring = Scoring(2, scoring.bonus, standard, levels, ratings)
     return DesignResult(sides, deck, scoring, tuple(trials), final, solo, calib, seed, budget)
 
 
@@ -531,7 +532,8 @@ def layout_files(result: DesignResult) -> dict[str, str]:
     import json
 
     from hashi_print.game.board import side_to_json
-    from hashi_print.game.deck import deck_to_json, scoring_to_json
+    from hashi_print.game.deck import deck_to_json
+    from hashi_print.game.scoring import scoring_to_json
 
     def dump(obj: object) -> str:
         """JSON text with one-space indents and a final newline."""
@@ -787,20 +789,19 @@ def report_markdown(result: DesignResult, seconds: float | None = None) -> str:
     return "\n".join(lines)
 
 
-def write_design(result: DesignResult, out_dir: str, write_layouts: bool = False,
-                 seconds: float | None = None) -> list[str]:
-    """Write the report, plots and layout files into out_dir (and layouts/ when asked); return the paths."""
+def write_design(result: DesignResult, out_dir: str, layouts_dir: str | None = None,
+                  seconds: float | None = None) -> list[str]:
+    """Write the report, plots and layout files into out_dir (and layouts_dir if given); return the paths."""
     from pathlib import Path
 
     from hashi_print.files import write_atomic
-    from hashi_print.game.board import LAYOUTS
 
     out = Path(out_dir)
     written = []
     for name, text in layout_files(result).items():
         written.append(str(write_atomic(out / "layouts" / name, text)))
-        if write_layouts:
-            written.append(str(write_atomic(LAYOUTS / name, text)))
+        if layouts_dir is not None:
+            written.append(str(write_atomic(Path(layouts_dir) / name, text)))
     for name, sim in result.final.items():
         series = {bot: [r.score for r in recs] for bot, recs in sim.records.items()}
         written.append(str(write_atomic(out / f"scores-{name}.svg",

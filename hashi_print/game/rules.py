@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from hashi_print.errors import LayoutError, RuleError
+from hashi_print.errors import RuleError
 from hashi_print.game.board import BoardSide
-from hashi_print.game.deck import GOALS, Card, Scoring
+from hashi_print.game.deck import GOALS, Card
 
 SETUP_VALUES = (3, 4)
 SIX_GROUP = 6
@@ -79,11 +79,6 @@ def new_game(side: BoardSide, setup: tuple[int, int] | None = None) -> GameState
     return GameState(side, tuple(numerals), (0,) * len(side.geometry.lanes))
 
 
-def circled_of(state: GameState) -> frozenset[int]:
-    """Return the islands whose bridge count equals their numeral."""
-    return state.circled
-
-
 def six_group_reached(state: GameState) -> bool:
     """Tell whether some connected group of at least six circled islands is joined by bridges."""
     return bool(six_groups(state))
@@ -100,21 +95,11 @@ def six_groups(state: GameState) -> list[list[int]]:
     return [g for g in geo.components(lanes) if len(g) >= SIX_GROUP]
 
 
-def _flag_sets(side: BoardSide) -> dict[str, frozenset[int]]:
-    """Return the islands of each flag, computed once per side."""
-    cached = side.__dict__.get("_rules_flag_sets")
-    if cached is None:
-        cached = {flag: frozenset(side.flagged(flag)) for flag in ("red", "blue")}
-        # Stored beside the side's cached_property values: the side itself stays frozen.
-        side.__dict__["_rules_flag_sets"] = cached
-    return cached
-
-
 def goals_met(state: GameState, skip: frozenset[str] | set[str] = frozenset()) -> tuple[str, ...]:
     """Return the goals (in GOALS order, leaving out `skip`) that this state satisfies."""
     met = []
     if state.circled:
-        for flag, islands in _flag_sets(state.side).items():
+        for flag, islands in state.side.flag_sets.items():
             if flag not in skip and islands and islands <= state.circled:
                 met.append(flag)
         if "six" not in skip and six_group_reached(state):
@@ -326,42 +311,6 @@ def _bridge_sets(state: GameState, numerals: tuple[int | None, ...],
 
     grow(0)
     return out
-
-
-def score_state(state: GameState, scoring: Scoring, solo_side: str | None = None,
-                solo_level: str | None = None, first: Iterable[str] | None = None) -> dict:
-    """Score a sheet: points per circled island plus bonuses.
-
-    Without `solo_side`, every goal reached scores its higher value unless `first` (the goals this
-    player reached first in a multi-player race) is given, in which case the others score the lower
-    value. With `solo_side`, a goal scores its higher value only within that side's turn limit
-    (of `solo_level` when given), else nothing.
-    """
-    firsts = set(GOALS) if first is None else set(first)
-    limits: dict[str, int] = {}
-    if solo_side is not None:
-        key = solo_side.upper()
-        table = (scoring.solo_levels.get(key, {}).get(solo_level) if solo_level is not None
-                 else scoring.solo.get(key))
-        if table is None:
-            level = f" at level {solo_level}" if solo_level is not None else ""
-            raise LayoutError(f"the scoring file has no solo turn limits for side {key}{level}")
-        limits = table
-    bonus: dict[str, int] = {}
-    for goal in GOALS:
-        turn = state.goal_turn(goal)
-        if turn is None:
-            continue
-        high, low = scoring.bonus[goal]
-        if solo_side is not None:
-            limit = limits.get(goal)
-            bonus[goal] = high if limit is not None and turn <= limit else 0
-        else:
-            bonus[goal] = high if goal in firsts else low
-    circled = len(state.circled)
-    points = circled * scoring.per_circled
-    return {"circled": circled, "circled_points": points, "bonus": bonus,
-            "total": points + sum(bonus.values())}
 
 
 def move_text(side: BoardSide, move: Move) -> str:

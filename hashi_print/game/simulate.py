@@ -10,8 +10,9 @@ from dataclasses import dataclass, replace
 
 from hashi_print.game.board import BoardSide
 from hashi_print.game.bots import SETUPS, STRATEGIES, Context, can_bridge
-from hashi_print.game.deck import CARDS_PLAYED, GOALS, Card, Deck, Scoring
-from hashi_print.game.rules import GameState, Move, apply, new_game, score_state
+from hashi_print.game.deck import CARDS_PLAYED, GOALS, Card, Deck
+from hashi_print.game.rules import GameState, Move, apply, new_game
+from hashi_print.game.scoring import Scoring, score_sheet
 
 CHUNK = 20
 
@@ -88,8 +89,8 @@ def play_game(side: BoardSide, deck: Deck, scoring: Scoring, strategy: str, setu
         state = apply(state, card, move, partial)
         moves.append(move)
         context = replace(context, seen=context.seen + (card,))
-    score = score_state(state, scoring)
-    record = GameRecord(index, strategy, score["total"], score["circled"], state.goals, numeral_skips,
+    score = score_sheet(state, scoring)
+    record = GameRecord(index, strategy, score.total, score.circled, state.goals, numeral_skips,
                         bridge_skips, forced, sum(state.bridges), placed)
     return record, tuple(moves), state
 

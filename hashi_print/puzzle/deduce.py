@@ -1,8 +1,8 @@
-"""Human-style deduction for classic Hashiwokakero: named techniques, a difficulty ladder, grades and hints.
+"""Human-style deduction for classic Hashiwokakero: named techniques, a ladder of grades, hints.
 
 The state is a pair of bounds per lane (at least `lo`, at most `hi` bridges, 0..2). Each technique
-tightens bounds and is recorded as a Step. Techniques are tried lowest level first, so the hardest
-level a run needs is the puzzle's grade: the lowest level whose techniques finish it.
+tightens bounds and is recorded as a Step. Techniques are tried lowest rung first, so the hardest
+rung a run needs is the puzzle's grade: the lowest grade whose techniques finish it.
 """
 
 from __future__ import annotations
@@ -15,12 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hashi_print.errors import FormatError, PuzzleError
-from hashi_print.puzzle.model import Puzzle, Solution
+from hashi_print.puzzle.model import GRADES, Grade, Puzzle, Solution
 
-LEVELS = ("easy", "medium", "hard", "expert")
 EASY, MEDIUM, HARD, EXPERT = range(4)
 
-# Technique name -> the level that introduces it.
+# Technique name -> the rung of the ladder (index in GRADES) that introduces it.
 TECHNIQUES = {
     "complete": EASY,
     "crossing": EASY,
@@ -47,7 +46,7 @@ class Step:
     """One deduction: the technique, the islands and lanes it used and the new lane bounds it concluded."""
 
     technique: str
-    level: str
+    grade: Grade
     islands: tuple[int, ...]
     lanes: tuple[int, ...]
     conclusions: tuple[Change, ...]
@@ -61,7 +60,7 @@ class Deduction:
     steps: tuple[Step, ...]
     solved: bool
     counts: tuple[tuple[int, int], ...]
-    level: str | None
+    grade: Grade | None
     contradiction: str | None = None
 
     def solution(self, puzzle: Puzzle) -> Solution | None:
@@ -203,7 +202,7 @@ class _Engine:
             self.used = level
         if self.explain:
             text = _describe(self, technique, islands, lanes, changes, extra)
-            step = Step(technique, LEVELS[level], tuple(islands), tuple(lanes), tuple(changes), text)
+            step = Step(technique, GRADES[level], tuple(islands), tuple(lanes), tuple(changes), text)
             self.steps.append(step)
             if self.stop_when is not None and not self.stopped and self.stop_when(step):
                 self.stopped = True
@@ -632,37 +631,37 @@ def _finished(eng: _Engine) -> bool:
     return len(geo.components(k for k, x in enumerate(eng.lo) if x)) == 1
 
 
-def _level_index(level: str) -> int:
-    """Turn a level name into its index, rejecting unknown names."""
-    if level not in LEVELS:
-        raise PuzzleError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
-    return LEVELS.index(level)
+def _rung(grade: str) -> int:
+    """Turn a grade into its rung of the ladder, rejecting unknown names."""
+    if grade not in GRADES:
+        raise PuzzleError(f"unknown grade {grade!r}; expected one of {', '.join(GRADES)}")
+    return GRADES.index(grade)
 
 
-def deduce(puzzle: Puzzle, level: str = "expert", start: Sequence[int] | None = None, *,
+def deduce(puzzle: Puzzle, upto: str = Grade.EXPERT, start: Sequence[int] | None = None, *,
            explain: bool = True) -> Deduction:
-    """Deduce as far as the techniques up to `level` go, from nothing or from `start` lane counts."""
+    """Deduce as far as the techniques up to grade `upto` go, from nothing or from `start` lane counts."""
     lo, hi = _start_bounds(puzzle, start)
     if start is not None:
         check_state(puzzle, lo)
-    eng = _Engine(_Board(puzzle, explain), _level_index(level), lo, hi, explain=explain)
+    eng = _Engine(_Board(puzzle, explain), _rung(upto), lo, hi, explain=explain)
     eng.run()
     solved = _finished(eng)
     return Deduction(
         steps=tuple(eng.steps),
         solved=solved,
         counts=tuple(zip(eng.lo, eng.hi, strict=True)),
-        level=LEVELS[eng.used] if eng.used >= 0 else None,
+        grade=GRADES[eng.used] if eng.used >= 0 else None,
         contradiction=eng.broken,
     )
 
 
-def grade(puzzle: Puzzle) -> str:
-    """Return the lowest level whose techniques solve the puzzle, or "beyond"."""
+def grade(puzzle: Puzzle) -> Grade:
+    """Return the lowest grade whose techniques solve the puzzle, or Grade.BEYOND."""
     result = deduce(puzzle, explain=False)
     if not result.solved:
-        return "beyond"
-    return result.level or "easy"
+        return Grade.BEYOND
+    return result.grade or Grade.EASY
 
 
 def next_hint(puzzle: Puzzle, state_counts: Sequence[int] | None = None) -> Step | None:
@@ -687,7 +686,7 @@ def hint_steps(puzzle: Puzzle, state_counts: Sequence[int] | None = None) -> tup
         if wrong:
             k = wrong[0]
             ln = geo.lanes[k]
-            return (Step("mistake", "easy", (ln.a, ln.b), (k,), (),
+            return (Step("mistake", Grade.EASY, (ln.a, ln.b), (k,), (),
                          f"The bridges drawn on {names[ln.a]}-{names[ln.b]} do not belong to the solution: "
                          f"it has {_count(full.counts[k][0], 'bridge')} there."),)
         if [s for s, _ in full.counts] == counts:
@@ -698,7 +697,7 @@ def hint_steps(puzzle: Puzzle, state_counts: Sequence[int] | None = None) -> tup
     eng.stop_when = lambda step: any(nlo > drawn[k] for k, nlo, _ in step.conclusions)
     eng.run()
     if eng.broken is not None:
-        return (Step("mistake", "easy", (), (), (),
+        return (Step("mistake", Grade.EASY, (), (), (),
                      f"The bridges drawn so far cannot all be right: {eng.broken}."),)
     upto = eng.steps[:eng.stop_at] if eng.stopped else eng.steps
     return tuple(s for s in upto if s.technique not in OBVIOUS)
@@ -729,13 +728,54 @@ def step_json(puzzle: Puzzle, step: Step, names: Sequence[str] | None = None) ->
     names = names or island_names(puzzle)
     return {
         "technique": step.technique,
-        "level": step.level,
+        "level": step.grade,
         "text": step.text,
         "islands": [names[i] for i in step.islands],
         "lanes": [lane_name(puzzle, k, names) for k in step.lanes],
         "conclusions": [{"lane": lane_name(puzzle, k, names), "at_least": lo, "at_most": hi}
                         for k, lo, hi in step.conclusions],
     }
+
+
+@dataclass(frozen=True)
+class GradeResult:
+    """A puzzle's grade and the deduction steps that reached it (the `grade` command's result)."""
+
+    puzzle: Puzzle
+    grade: Grade
+    steps: tuple[Step, ...]
+
+    def to_json(self) -> dict:
+        """Return the `grade --json` contract object."""
+        names = island_names(self.puzzle)
+        return {"difficulty": self.grade, "steps": [step_json(self.puzzle, s, names) for s in self.steps]}
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The next bridge to draw and the facts it rests on, or no steps when nothing is left to deduce."""
+
+    puzzle: Puzzle
+    steps: tuple[Step, ...]
+
+    def to_json(self) -> dict | None:
+        """Return the `hint --json` contract object: the step plus "because", or None."""
+        if not self.steps:
+            return None
+        return {**step_json(self.puzzle, self.steps[-1]),
+                "because": [step_json(self.puzzle, s) for s in self.steps[:-1]]}
+
+
+def grade_puzzle(puzzle: Puzzle) -> GradeResult:
+    """Grade a puzzle, keeping the explained steps: Grade.BEYOND when the deducer gets stuck."""
+    result = deduce(puzzle)
+    got = (result.grade or Grade.EASY) if result.solved else Grade.BEYOND
+    return GradeResult(puzzle, got, result.steps)
+
+
+def hint(puzzle: Puzzle, state_counts: Sequence[int] | None = None) -> Hint:
+    """Return the hint for the bridges drawn so far (see `hint_steps`)."""
+    return Hint(puzzle, hint_steps(puzzle, state_counts))
 
 
 # --- the STATE syntax of `hashi-print hint --bridges` ----------------------------------------

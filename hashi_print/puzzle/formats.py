@@ -57,15 +57,15 @@ def parse_tatham_id(text: str, source: str = "ID") -> Puzzle:
 def format_tatham_id(puzzle: Puzzle) -> str:
     """Write the Tatham Bridges ID (`WxHm2:DESC`) of a puzzle."""
     body = _run_length(puzzle, 26, "a", lambda clue: _ISLAND_DIGITS[clue - 1])
-    return f"{puzzle.width}x{puzzle.height}m2:{body}"
+    return f"{puzzle.cols}x{puzzle.rows}m2:{body}"
 
 
 def _run_length(puzzle: Puzzle, longest: int, first: str, clue_text: Callable[[int], str]) -> str:
     """Write the grid row-major: clues as `clue_text` gives them, water as runs of letters from `first`."""
     clue_at = {(i.row, i.col): i.clue for i in puzzle.islands}
     out, run = [], 0
-    for pos in range(puzzle.width * puzzle.height):
-        clue = clue_at.get(divmod(pos, puzzle.width))
+    for pos in range(puzzle.cols * puzzle.rows):
+        clue = clue_at.get(divmod(pos, puzzle.cols))
         if clue is None:
             run += 1
             continue
@@ -132,7 +132,7 @@ def _is_hex(s: str, length: int) -> bool:
 def format_puzzlink(puzzle: Puzzle) -> str:
     """Write the puzz.link URL of a puzzle."""
     body = _run_length(puzzle, 20, "g", lambda clue: format(clue, "x"))
-    return f"https://puzz.link/p?hashi/{puzzle.width}/{puzzle.height}/{body}"
+    return f"https://puzz.link/p?hashi/{puzzle.cols}/{puzzle.rows}/{body}"
 
 
 # --- text grids and .has files ------------------------------------------------------------------
@@ -182,7 +182,7 @@ def _cells(line: str) -> list[str]:
 
 def puzzle_text(puzzle: Puzzle) -> str:
     """Draw a puzzle as a text grid (`.` water, digits clues)."""
-    grid = [["."] * puzzle.width for _ in range(puzzle.height)]
+    grid = [["."] * puzzle.cols for _ in range(puzzle.rows)]
     for isl in puzzle.islands:
         grid[isl.row][isl.col] = str(isl.clue)
     return "\n".join("".join(row) for row in grid)
@@ -226,11 +226,11 @@ def parse_has(text: str, source: str = "has") -> Puzzle:
 
 def format_has(puzzle: Puzzle) -> str:
     """Write a puzzle as a .has file."""
-    grid = [[0] * puzzle.width for _ in range(puzzle.height)]
+    grid = [[0] * puzzle.cols for _ in range(puzzle.rows)]
     for isl in puzzle.islands:
         grid[isl.row][isl.col] = isl.clue
     rows = [" ".join(str(v) for v in row) for row in grid]
-    return "\n".join([f"{puzzle.height} {puzzle.width} {len(puzzle.islands)}", *rows]) + "\n"
+    return "\n".join([f"{puzzle.rows} {puzzle.cols} {len(puzzle.islands)}", *rows]) + "\n"
 
 
 # --- JSON ---------------------------------------------------------------------------------------
@@ -238,7 +238,7 @@ def format_has(puzzle: Puzzle) -> str:
 def puzzle_to_json(puzzle: Puzzle, solution: Solution | None = None, difficulty: str | None = None,
                    seed: object = None) -> dict:
     """Return the `hashi-puzzle/1` object of a puzzle, with the optional keys that are known."""
-    obj: dict = {"format": JSON_FORMAT, "width": puzzle.width, "height": puzzle.height,
+    obj: dict = {"format": JSON_FORMAT, "width": puzzle.cols, "height": puzzle.rows,
                  "islands": [[i.row, i.col, i.clue] for i in puzzle.islands]}
     if solution is not None:
         obj["solution"] = solution.as_lists()

@@ -16,14 +16,13 @@ from dataclasses import dataclass, field
 
 from hashi_print.errors import PuzzleError
 from hashi_print.geometry import Geometry
-from hashi_print.puzzle.model import DIFFICULTIES, Puzzle, Solution
+from hashi_print.puzzle.model import GRADES, Grade, Puzzle, Solution
 
 Cell = tuple[int, int]
 
 DENSITIES = {"sparse": 0.18, "normal": 0.24, "dense": 0.32}
 DEFAULT_DENSITY = 0.2
 MIN_SIDE, MAX_SIDE = 5, 40
-GRADES = (*DIFFICULTIES, "beyond")
 
 # Named reasons an attempt is thrown away (the keys of GenerationStats.rejections).
 REJECT_GROWTH = "grew too few islands"
@@ -33,7 +32,7 @@ REJECT_TOO_HARD = "too hard"
 REJECT_FAILED_CHECK = "failed check"
 REASONS = (REJECT_GROWTH, REJECT_NOT_UNIQUE, REJECT_TOO_EASY, REJECT_TOO_HARD, REJECT_FAILED_CHECK)
 
-# Growth style per difficulty: (chance of a double bridge, chance of closing a loop). Doubles and
+# Growth style per grade: (chance of a double bridge, chance of closing a loop). Doubles and
 # tree-like solutions give full islands and forced lanes; singles and loops leave choices open.
 STYLES = {"easy": (0.8, 0.0), "medium": (0.35, 0.12), "hard": (0.2, 0.4), "expert": (0.05, 0.8)}
 MAX_REPAIRS = 40
@@ -47,10 +46,16 @@ class GeneratedPuzzle:
 
     puzzle: Puzzle
     solution: Solution
-    difficulty: str
+    grade: Grade
     seed: int
     density: float
     repairs: int
+
+    def to_json(self) -> dict:
+        """Return the `generate --json` object: the `hashi-puzzle/1` form plus the island density."""
+        from hashi_print.puzzle.formats import puzzle_to_json
+
+        return puzzle_to_json(self.puzzle, self.solution, self.grade, self.seed) | {"density": self.density}
 
 
 @dataclass
@@ -74,9 +79,9 @@ class GenerationStats:
 class Settings:
     """What is being asked for: grid size, grade, island density and the shape of the growth."""
 
-    width: int
-    height: int
-    difficulty: str
+    cols: int
+    rows: int
+    grade: Grade
     density: float
 
     @property
@@ -87,12 +92,12 @@ class Settings:
     @property
     def doubles(self) -> float:
         """The chance that a grown bridge is doubled."""
-        return STYLES[self.difficulty][0]
+        return STYLES[self.grade][0]
 
     @property
     def loops(self) -> float:
         """The chance that two unbridged neighbours get bridged after growth, closing a loop."""
-        return STYLES[self.difficulty][1]
+        return STYLES[self.grade][1]
 
     def bridges(self, rng: random.Random) -> int:
         """Draw the count of a new bridge."""
@@ -101,7 +106,7 @@ class Settings:
     @property
     def target_islands(self) -> int:
         """How many islands the growth aims for."""
-        return max(2, round(self.density * self.width * self.height))
+        return max(2, round(self.density * self.cols * self.rows))
 
 
 def resolve_density(density: float | str | None) -> float:
@@ -122,21 +127,22 @@ def resolve_density(density: float | str | None) -> float:
     return float(density)
 
 
-def check_request(width: int, height: int, difficulty: str) -> None:
-    """Raise PuzzleError when the size or difficulty cannot be generated."""
-    for name, value in (("width", width), ("height", height)):
+def check_request(cols: int, rows: int, grade: str) -> None:
+    """Raise PuzzleError when the size or grade cannot be generated."""
+    # Named as the command's options and the puzzle JSON name them: width (columns), height (rows).
+    for name, value in (("width", cols), ("height", rows)):
         if not MIN_SIDE <= value <= MAX_SIDE:
             raise PuzzleError(f"{name} {value} must be between {MIN_SIDE} and {MAX_SIDE}")
-    if difficulty not in DIFFICULTIES:
-        raise PuzzleError(f"difficulty {difficulty!r} must be one of {', '.join(DIFFICULTIES)}")
+    if grade not in GRADES:
+        raise PuzzleError(f"difficulty {grade!r} must be one of {', '.join(GRADES)}")
 
 
 class _Archipelago:
     """Islands and bridges being grown on a grid; mutable, private to one attempt."""
 
-    def __init__(self, width: int, height: int):
-        self.width = width
-        self.height = height
+    def __init__(self, cols: int, rows: int):
+        self.cols = cols
+        self.rows = rows
         self.islands: list[Cell] = []
         self.is_island: set[Cell] = set()
         self.bridges: dict[tuple[Cell, Cell], int] = {}
@@ -144,7 +150,7 @@ class _Archipelago:
 
     def inside(self, cell: Cell) -> bool:
         """Tell whether a cell lies on the grid."""
-        return 0 <= cell[0] < self.height and 0 <= cell[1] < self.width
+        return 0 <= cell[0] < self.rows and 0 <= cell[1] < self.cols
 
     def free(self, cell: Cell) -> bool:
         """Tell whether a cell holds neither an island nor a bridge."""
@@ -218,18 +224,18 @@ class _Archipelago:
         for (a, b), k in self.bridges.items():
             clues[a] += k
             clues[b] += k
-        puzzle = Puzzle.build(self.width, self.height, [(r, c, clues[(r, c)]) for r, c in self.islands])
+        puzzle = Puzzle.build(self.cols, self.rows, [(r, c, clues[(r, c)]) for r, c in self.islands])
         solution = Solution.from_lists([[*a, *b, k] for (a, b), k in self.bridges.items()])
         return puzzle, solution
 
 
 def grow(settings: Settings, rng: random.Random) -> _Archipelago:
     """Grow islands from a random start, each new island bridged to an old one, then add loops."""
-    arch = _Archipelago(settings.width, settings.height)
-    arch.add_island((rng.randrange(settings.height), rng.randrange(settings.width)))
+    arch = _Archipelago(settings.cols, settings.rows)
+    arch.add_island((rng.randrange(settings.rows), rng.randrange(settings.cols)))
     target = settings.target_islands
     failures = 0
-    longest = max(3, min(8, (max(settings.width, settings.height) + 1) // 2))
+    longest = max(3, min(8, (max(settings.cols, settings.rows) + 1) // 2))
     while len(arch.islands) < target and failures < 30 + 10 * target:
         origin = rng.choice(arch.islands)
         direction = rng.choice(_DIRECTIONS)
@@ -248,7 +254,7 @@ def grow(settings: Settings, rng: random.Random) -> _Archipelago:
 def _fill(arch: _Archipelago, settings: Settings, rng: random.Random) -> None:
     """Pack islands into the water left over until the target is met, each bridged to a neighbour."""
     target = settings.target_islands
-    cells = [(r, c) for r in range(arch.height) for c in range(arch.width)]
+    cells = [(r, c) for r in range(arch.rows) for c in range(arch.cols)]
     rng.shuffle(cells)
     added = True
     while added and len(arch.islands) < target:
@@ -351,7 +357,7 @@ def _split_lane(arch: _Archipelago, cells: tuple[Cell, ...], rng: random.Random)
 
 
 def attempt(settings: Settings, seed: int, stats: GenerationStats,
-            grade: Callable[[Puzzle], str] | None = None) -> GeneratedPuzzle | str:
+            grade: Callable[[Puzzle], Grade] | None = None) -> GeneratedPuzzle | str:
     """Run one seeded attempt: a generated puzzle, or the name of the reason it was rejected."""
     if grade is None:
         from hashi_print.puzzle.deduce import grade
@@ -366,12 +372,12 @@ def attempt(settings: Settings, seed: int, stats: GenerationStats,
     puzzle, solution, repairs = unique
     stats.grader_calls += 1
     got = grade(puzzle)
-    rank, wanted = GRADES.index(got), DIFFICULTIES.index(settings.difficulty)
+    rank, wanted = list(Grade).index(got), GRADES.index(settings.grade)
     if rank < wanted:
         return REJECT_TOO_EASY
     if rank > wanted:
         return REJECT_TOO_HARD
-    return GeneratedPuzzle(puzzle, solution, got, seed, settings.density, repairs)
+    return GeneratedPuzzle(puzzle, solution, Grade(got), seed, settings.density, repairs)
 
 
 def _make_unique(arch: _Archipelago, budget: int, rng: random.Random,
@@ -407,15 +413,15 @@ def verify(generated: GeneratedPuzzle) -> list[str]:
     return problems
 
 
-def generate(width: int, height: int, difficulty: str, rng: random.Random,
+def generate(cols: int, rows: int, grade: str, rng: random.Random,
              density: float | str | None = None, *, stats: GenerationStats | None = None,
-             max_attempts: int = 2000, grade: Callable[[Puzzle], str] | None = None) -> GeneratedPuzzle:
+             max_attempts: int = 2000, grader: Callable[[Puzzle], Grade] | None = None) -> GeneratedPuzzle:
     """Generate one unique puzzle of exactly the requested grade, re-verified before it is returned."""
-    check_request(width, height, difficulty)
-    settings = Settings(width, height, difficulty, resolve_density(density))
+    check_request(cols, rows, grade)
+    settings = Settings(cols, rows, Grade(grade), resolve_density(density))
     stats = stats if stats is not None else GenerationStats()
     for _ in range(max_attempts):
-        result = attempt(settings, rng.getrandbits(SEED_BITS), stats, grade)
+        result = attempt(settings, rng.getrandbits(SEED_BITS), stats, grader)
         if isinstance(result, str):
             stats.rejections[result] += 1
             continue
@@ -423,25 +429,25 @@ def generate(width: int, height: int, difficulty: str, rng: random.Random,
             stats.rejections[REJECT_FAILED_CHECK] += 1
             continue
         return result
-    raise PuzzleError(f"no {difficulty} {width}x{height} puzzle after {max_attempts} attempts "
+    raise PuzzleError(f"no {grade} {cols}x{rows} puzzle after {max_attempts} attempts "
                       f"({stats.summary()}); try a larger grid or another density")
 
 
-def regenerate(width: int, height: int, difficulty: str, seed: int,
+def regenerate(cols: int, rows: int, grade: str, seed: int,
                density: float | str | None = None) -> GeneratedPuzzle | str:
     """Rebuild the puzzle of one stored attempt seed (or the reason that attempt was rejected)."""
-    check_request(width, height, difficulty)
-    settings = Settings(width, height, difficulty, resolve_density(density))
+    check_request(cols, rows, grade)
+    settings = Settings(cols, rows, Grade(grade), resolve_density(density))
     return attempt(settings, seed, GenerationStats())
 
 
-def generate_many(width: int, height: int, difficulty: str, count: int, rng: random.Random,
+def generate_many(cols: int, rows: int, grade: str, count: int, rng: random.Random,
                   density: float | str | None = None, *, stats: GenerationStats | None = None,
                   progress: Callable[[int, GenerationStats], None] | None = None,
                   max_attempts: int = 2000) -> Iterator[GeneratedPuzzle]:
     """Yield `count` puzzles one after another from one random stream, reporting progress after each."""
     stats = stats if stats is not None else GenerationStats()
     for done in range(1, count + 1):
-        yield generate(width, height, difficulty, rng, density, stats=stats, max_attempts=max_attempts)
+        yield generate(cols, rows, grade, rng, density, stats=stats, max_attempts=max_attempts)
         if progress is not None:
             progress(done, stats)

@@ -4,12 +4,33 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cached_property
 
 from hashi_print.errors import PuzzleError
 from hashi_print.geometry import Geometry, build_geometry
 
-DIFFICULTIES = ("easy", "medium", "hard", "expert")
+
+class Grade(StrEnum):
+    """How hard a puzzle is for a person: the lowest rung of the deduction ladder that solves it."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+    EXPERT = "expert"
+    BEYOND = "beyond"
+
+
+# The rungs of the deduction ladder, easiest first: the grades a puzzle is made and sold at.
+GRADES = (Grade.EASY, Grade.MEDIUM, Grade.HARD, Grade.EXPERT)
+
+
+class Status(StrEnum):
+    """The solver's verdict on a puzzle: exactly one solution, at least two, or none."""
+
+    UNIQUE = "unique"
+    MULTIPLE = "multiple"
+    NONE = "none"
 
 
 @dataclass(frozen=True, order=True)
@@ -38,29 +59,32 @@ class Bridge:
 
 @dataclass(frozen=True)
 class Puzzle:
-    """A classic Hashiwokakero puzzle: a width x height grid with clued islands in reading order."""
+    """A classic Hashiwokakero puzzle: a grid of `cols` x `rows` cells with clued islands in reading order.
 
-    width: int
-    height: int
+    Columns come first, as in the `WxH` of a Tatham ID.
+    """
+
+    cols: int
+    rows: int
     islands: tuple[Island, ...]
 
     @classmethod
-    def build(cls, width: int, height: int, islands: Iterable[tuple[int, int, int]]) -> Puzzle:
+    def build(cls, cols: int, rows: int, islands: Iterable[tuple[int, int, int]]) -> Puzzle:
         """Make a puzzle from (row, col, clue) triples, checking that it makes sense."""
         items = tuple(sorted(Island(r, c, k) for r, c, k in islands))
-        puzzle = cls(width, height, items)
+        puzzle = cls(cols, rows, items)
         puzzle.check()
         return puzzle
 
     def check(self) -> None:
         """Raise PuzzleError when the grid or a clue cannot belong to any puzzle."""
-        if self.width < 1 or self.height < 1:
-            raise PuzzleError(f"grid size {self.width}x{self.height} must be at least 1x1")
+        if self.cols < 1 or self.rows < 1:
+            raise PuzzleError(f"grid size {self.cols}x{self.rows} must be at least 1x1")
         seen = set()
         for isl in self.islands:
-            if not (0 <= isl.row < self.height and 0 <= isl.col < self.width):
+            if not (0 <= isl.row < self.rows and 0 <= isl.col < self.cols):
                 raise PuzzleError(f"island at row {isl.row}, column {isl.col} lies outside the "
-                                  f"{self.width}x{self.height} grid")
+                                  f"{self.cols}x{self.rows} grid")
             if (isl.row, isl.col) in seen:
                 raise PuzzleError(f"two islands at row {isl.row}, column {isl.col}")
             seen.add((isl.row, isl.col))
@@ -79,7 +103,7 @@ class Puzzle:
     @cached_property
     def geometry(self) -> Geometry:
         """The lanes and crossings between this puzzle's islands."""
-        return build_geometry(self.height, self.width, [(i.row, i.col) for i in self.islands])
+        return build_geometry(self.rows, self.cols, [(i.row, i.col) for i in self.islands])
 
     @cached_property
     def clues(self) -> tuple[int, ...]:

@@ -9,10 +9,11 @@ those variables, crossing lanes exclude each other, and connectivity is either l
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import product
+from operator import itemgetter
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
@@ -36,47 +37,50 @@ class Encoding:
 
 def encode(puzzle: Puzzle, mode: str = "lazy", card: str = "direct") -> Encoding:
     """Encode a puzzle's lanes, clues, crossings (and, in eager mode, connectivity) as CNF."""
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}")
     geo = puzzle.geometry
-    pool = IDPool()
-    e1 = tuple(pool.id(("e1", k)) for k in range(len(geo.lanes)))
-    e2 = tuple(pool.id(("e2", k)) for k in range(len(geo.lanes)))
-    clauses: list[Sequence[int]] = []
+    n = len(geo.lanes)
+    # Lane k's variables are k+1 (e1) and n+k+1 (e2); auxiliary variables come after them.
+    e1 = tuple(range(1, n + 1))
+    e2 = tuple(range(n + 1, 2 * n + 1))
+    clauses: list[tuple[int, ...]] = []
     clauses += lane_clauses(e1, e2)
     clauses += crossing_clauses(geo, e1)
     clauses += pair_clauses(puzzle, e1, e2)
+    pool = IDPool(start_from=2 * n + 1)
     for i, clue in enumerate(puzzle.clues):
         if card == "direct":
             clauses += direct_clue_clauses(geo, i, clue, e1, e2)
         else:
-            clauses += clue_clauses(geo, i, clue, e1, e2, pool, card)
+            clauses += map(tuple, clue_clauses(geo, i, clue, e1, e2, pool, card))
     if mode == "eager":
-        clauses += reachability_clauses(geo, e1, pool)
-    elif mode != "lazy":
-        raise ValueError(f"unknown mode {mode!r}")
-    return Encoding(tuple(tuple(c) for c in clauses), e1, e2)
+        clauses += map(tuple, reachability_clauses(geo, e1, pool))
+    return Encoding(tuple(clauses), e1, e2)
 
 
-def lane_clauses(e1: Sequence[int], e2: Sequence[int]) -> list[list[int]]:
+def lane_clauses(e1: Sequence[int], e2: Sequence[int]) -> list[tuple[int, ...]]:
     """A second bridge needs a first one: e2 -> e1 on every lane."""
-    return [[-b, a] for a, b in zip(e1, e2, strict=True)]
+    return [(-b, a) for a, b in zip(e1, e2, strict=True)]
 
 
-def crossing_clauses(geo: Geometry, e1: Sequence[int]) -> list[list[int]]:
+def crossing_clauses(geo: Geometry, e1: Sequence[int]) -> list[tuple[int, ...]]:
     """Two crossing lanes never both carry bridges."""
-    return [[-e1[h], -e1[v]] for h, v in crossing_pairs(geo)]
+    return [(-e1[h], -e1[v]) for h, v in crossing_pairs(geo)]
 
 
-def pair_clauses(puzzle: Puzzle, e1: Sequence[int], e2: Sequence[int]) -> list[list[int]]:
+def pair_clauses(puzzle: Puzzle, e1: Sequence[int], e2: Sequence[int]) -> list[tuple[int, ...]]:
     """Rule out pairs that would close a group on their own: 1-1 joined, 2=2 doubled."""
     if len(puzzle.islands) <= 2:
         return []
+    clues = puzzle.clues
     out = []
     for lane in puzzle.geometry.lanes:
-        a, b = puzzle.clues[lane.a], puzzle.clues[lane.b]
+        a, b = clues[lane.a], clues[lane.b]
         if a == b == 1:
-            out.append([-e1[lane.index]])
+            out.append((-e1[lane.index],))
         elif a == b == 2:
-            out.append([-e2[lane.index]])
+            out.append((-e2[lane.index],))
     return out
 
 
@@ -95,13 +99,37 @@ def clue_clauses(geo: Geometry, island: int, clue: int, e1: Sequence[int], e2: S
 
 
 def direct_clue_clauses(geo: Geometry, island: int, clue: int, e1: Sequence[int],
-                        e2: Sequence[int]) -> list[list[int]]:
+                        e2: Sequence[int]) -> list[tuple[int, ...]]:
     """Exactly `clue` bridges touch the island, as clauses over its lanes' e1/e2 alone (no new variables)."""
     lanes = geo.lanes_of[island]
-    out = []
-    for template in _direct_templates(len(lanes), clue):
-        out.append([(e1 if level == 1 else e2)[lanes[pos]] * sign for pos, level, sign in template])
-    return out
+    pick, bounds = _direct_plan(len(lanes), clue)
+    table = [v for k in lanes for v in (e1[k], e2[k])]
+    table += [-v for v in table]
+    flat = pick(table)
+    return [flat[lo:hi] for lo, hi in bounds]
+
+
+@cache
+def _direct_plan(degree: int, clue: int) -> tuple[Callable[[Sequence[int]], tuple[int, ...]],
+                                                  tuple[tuple[int, int], ...]]:
+    """The island's clause templates compiled once: a picker of all literals and each clause's slice.
+
+    The picker reads a table holding e1, e2 of each lane in turn, then the same negated, and returns
+    every clause's literals in one flat tuple; the slices cut it back into clauses.
+    """
+    flat: list[int] = []
+    bounds = []
+    for template in _direct_templates(degree, clue):
+        start = len(flat)
+        flat += [2 * pos + level - 1 + (2 * degree if sign < 0 else 0) for pos, level, sign in template]
+        bounds.append((start, len(flat)))
+    if len(flat) > 1:
+        pick = itemgetter(*flat)
+    else:
+        def pick(table: Sequence[int]) -> tuple[int, ...]:
+            """Pick the one literal or none (itemgetter needs two to return a tuple)."""
+            return tuple(table[j] for j in flat)
+    return pick, tuple(bounds)
 
 
 @cache
@@ -189,15 +217,16 @@ def decode(enc: Encoding, model: Iterable[int]) -> tuple[int, ...]:
 
 def cut_clauses(geo: Geometry, enc: Encoding, counts: Sequence[int]) -> list[list[int]]:
     """For each separate group of a disconnected candidate: some lane leaving it must be built."""
-    groups = geo.components(k for k, c in enumerate(counts) if c)
-    if len(groups) <= 1:
+    label = geo.component_labels(k for k, c in enumerate(counts) if c)
+    groups = max(label, default=0) + 1
+    if groups <= 1:
         return []
-    out = []
-    for group in groups:
-        inside = set(group)
-        leaving = sorted({k for i in group for k in geo.lanes_of[i]
-                          if geo.lanes[k].other(i) not in inside})
-        out.append([enc.e1[k] for k in leaving])
+    out: list[list[int]] = [[] for _ in range(groups)]
+    e1 = enc.e1
+    for k, (a, b) in enumerate(geo.ends):
+        if label[a] != label[b]:
+            out[label[a]].append(e1[k])
+            out[label[b]].append(e1[k])
     return out
 
 

@@ -3,30 +3,57 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 
+import pysolvers
 from pysat.solvers import Solver
 
-from hashi_print.puzzle.model import Puzzle, Solution
+from hashi_print.puzzle.model import Puzzle, Solution, Status
 from hashi_print.puzzle.sat import BACKENDS, MODES, blocking_clause, cut_clauses, decode, encode
 
 
 @dataclass(frozen=True)
 class SolveResult:
-    """The verdict on a puzzle (`unique`, `multiple` or `none`), a solution if any, and the time taken."""
+    """The verdict on a puzzle, a solution if any (one of them when there are several), and the time taken."""
 
-    status: str
+    status: Status
     solution: Solution | None
     seconds: float
     cuts: int = 0
 
+    def to_json(self) -> dict:
+        """Return the `solve --json` contract object."""
+        return {"status": self.status, "solution": self.solution.as_lists() if self.solution else None,
+                "seconds": round(self.seconds, 6)}
+
 
 @dataclass
 class _Stats:
-    """Counters the solving loop fills in for the caller."""
+    """Counters the solving loop fills in for the caller; `rounds` also keeps each disconnected candidate."""
 
     cuts: int = 0
+    rounds: list[tuple[tuple[int, ...], list[list[int]]]] | None = None
+
+
+@dataclass(frozen=True)
+class Round:
+    """One disconnected candidate the solver proposed: its bridges per lane and the groups that were cut."""
+
+    counts: tuple[int, ...]
+    groups: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class TracedSolve:
+    """A solve with the size of its encoding and every cut round, for showing how the solver worked."""
+
+    result: SolveResult
+    variables: int
+    clauses: int
+    rounds: tuple[Round, ...]
 
 
 def _check_options(mode: str, backend: str) -> None:
@@ -38,6 +65,22 @@ def _check_options(mode: str, backend: str) -> None:
         raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
 
 
+# Per backend: the attribute of pysat's solver object that holds the native solver, and the C
+# function adding one clause to it.
+_NATIVE_ADD = {"cadical195": ("cadical", "cadical195_add_cl"), "glucose4": ("glucose", "glucose41_add_cl"),
+               "minisat22": ("minisat", "minisat22_add_cl")}
+
+
+def _add_clauses(solver: Solver, backend: str, clauses: Sequence[Sequence[int]]) -> None:
+    """Hand clauses to the native solver in one C-level loop; append_formula costs Python calls per clause."""
+    attr, name = _NATIVE_ADD[backend]
+    handle, add = getattr(solver.solver, attr, None), getattr(pysolvers, name, None)
+    if handle is None or add is None:
+        solver.append_formula(clauses)
+        return
+    deque(map(partial(add, handle), clauses), maxlen=0)
+
+
 def solutions(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
               exclude: Iterable[Solution] = (), stats: _Stats | None = None,
               card: str = "direct") -> Iterator[Solution]:
@@ -45,10 +88,11 @@ def solutions(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
     _check_options(mode, backend)
     geo = puzzle.geometry
     enc = encode(puzzle, mode, card)
-    if any(not c for c in enc.clauses):
+    if not all(enc.clauses):
         return
     stats = stats if stats is not None else _Stats()
-    with Solver(name=backend, bootstrap_with=enc.clauses) as solver:
+    with Solver(name=backend) as solver:
+        _add_clauses(solver, backend, enc.clauses)
         for known in exclude:
             solver.add_clause(blocking_clause(enc, known.lane_counts(geo)))
         while solver.solve():
@@ -56,6 +100,8 @@ def solutions(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
             cuts = cut_clauses(geo, enc, counts)
             if cuts:
                 stats.cuts += len(cuts)
+                if stats.rounds is not None:
+                    stats.rounds.append((counts, geo.components(k for k, c in enumerate(counts) if c)))
                 if any(not c for c in cuts):
                     return
                 for clause in cuts:
@@ -66,17 +112,29 @@ def solutions(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
 
 
 def solve(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
-          card: str = "direct") -> SolveResult:
+          card: str = "direct", stats: _Stats | None = None) -> SolveResult:
     """Find a solution and ask for a second: the verdict unique, multiple or none."""
     start = time.perf_counter()
-    stats = _Stats()
+    stats = stats if stats is not None else _Stats()
     found = []
     for sol in solutions(puzzle, mode, backend, stats=stats, card=card):
         found.append(sol)
         if len(found) == 2:
             break
-    status = {0: "none", 1: "unique", 2: "multiple"}[len(found)]
+    status = (Status.NONE, Status.UNIQUE, Status.MULTIPLE)[len(found)]
     return SolveResult(status, found[0] if found else None, time.perf_counter() - start, stats.cuts)
+
+
+def solve_traced(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
+                 card: str = "direct") -> TracedSolve:
+    """Solve as `solve` does, also counting the encoding and keeping each round of connectivity cuts."""
+    _check_options(mode, backend)
+    enc = encode(puzzle, mode, card)
+    variables = max((abs(v) for c in enc.clauses for v in c), default=0)
+    stats = _Stats(rounds=[])
+    result = solve(puzzle, mode, backend, card, stats)
+    rounds = tuple(Round(tuple(counts), tuple(tuple(g) for g in groups)) for counts, groups in stats.rounds)
+    return TracedSolve(result, variables, len(enc.clauses), rounds)
 
 
 def other_solution(puzzle: Puzzle, solution: Solution, mode: str = "lazy",
@@ -84,7 +142,3 @@ def other_solution(puzzle: Puzzle, solution: Solution, mode: str = "lazy",
     """Return a solution different from `solution`, or None when there is none (it is unique)."""
     return next(solutions(puzzle, mode, backend, exclude=[solution]), None)
 
-
-def is_unique(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195") -> bool:
-    """Tell whether the puzzle has exactly one solution."""
-    return solve(puzzle, mode, backend).status == "unique"

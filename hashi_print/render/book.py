@@ -1,105 +1,68 @@
-"""Puzzle books: trim sizes, margins and gutters, puzzles per page, and the pages of a printed book."""
+"""Puzzle books: front matter, puzzle and solution pages drawn from the plan, checked before writing."""
 
 from __future__ import annotations
 
-import random
+import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 
-from hashi_print.errors import LayoutError, PuzzleError
-from hashi_print.puzzle.model import DIFFICULTIES, Puzzle, Solution
-from hashi_print.render.canvas import PT, PdfCanvas, text_width, wrap_text
-from hashi_print.render.puzzle import (
-    PICTURE_STYLE,
-    PUZZLE_STYLE,
-    SOLUTION_STYLE,
-    draw_puzzle,
-    min_cell_for_island,
+from hashi_print.errors import OptionError
+from hashi_print.puzzle.book import BookPuzzle, Request, order_puzzles
+from hashi_print.puzzle.generate import resolve_density
+from hashi_print.puzzle.model import GRADES, Puzzle, Solution
+from hashi_print.render.book_plan import (
+    CROP_SPACE,
+    ID_GAP,
+    ID_LEADING,
+    KDP_MIN_OUTSIDE,
+    PUZZLE_SLOT,
+    SOLUTION_SLOT,
+    Layout,
+    Margins,
+    Page,
+    Row,
+    Shape,
+    content_box,
+    id_lines,
+    kdp_gutter,
+    longest_id,
+    plan_book,
+    trim_size,
 )
+from hashi_print.render.canvas import PT, PdfCanvas, text_width, wrap_text
+from hashi_print.render.paper import GREY, INK
+from hashi_print.render.preflight import HOME_SAFE_MM, Insets, Preflight, PrintRules
+from hashi_print.render.puzzle import PICTURE_STYLE, PUZZLE_STYLE, SOLUTION_STYLE, draw_puzzle
 
-INCH = 25.4
-TRIMS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "6x9": (6 * INCH, 9 * INCH),
-         "8.5x11": (8.5 * INCH, 11 * INCH)}
-PROFILES = ("pnp", "kdp")
-ORDERS = ("progression", "as-generated")
-# KDP's minimum inside margin by page count (pages up to, inches).
-KDP_GUTTERS = ((150, 0.375), (300, 0.5), (500, 0.625), (700, 0.75), (828, 0.875))
-KDP_MIN_PAGES = 24
-KDP_MIN_OUTSIDE = 0.25 * INCH
-MIN_ISLAND_MM = 5.0
-MIN_SOLUTION_ISLAND_MM = 3.0
-CROP_SPACE = 12.0
-UNRATED = "unrated"
-INK = "#1a1a1a"
-GREY = "#6b6b6b"
 # Ruled lines of the notes pages that pad a kdp book: about college-ruled spacing, in a light grey.
 NOTES_RULE_SPACING = 8.0
 NOTES_RULE_COLOR = "#c4c4c4"
-
-
-# --- the nouns ------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class BookPuzzle:
-    """One puzzle of a book: the puzzle, its (unique) solution, its grade, seed and Tatham ID."""
-
-    puzzle: Puzzle
-    solution: Solution
-    difficulty: str
-    id: str
-    seed: int | None = None
+SECTION_TITLES = {"title": "Title", "copyright": "Copyright", "contents": "Contents", "howto": "How to play",
+                  "solutions": "Solutions", "notes": "Notes"}
 
 
 @dataclass(frozen=True)
 class BookOptions:
-    """What the book looks like: title, trim, print profile, puzzle order and crop marks."""
+    """What the book looks like and says: title, trim, profile, order, front matter and print options."""
 
     title: str = "Hashi"
     trim: str = "a4"
     profile: str = "pnp"
     order: str = "progression"
     crop_marks: bool = False
-    author: str = "hashi_print"
+    per_page: int | None = None
+    author: str = ""
+    year: int | None = None
+    isbn: str = ""
+    credit: bool = True
     note: str = ""
-
-
-@dataclass(frozen=True)
-class Margins:
-    """Page margins in mm; `inside` is at the spine (left on right-hand pages)."""
-
-    top: float
-    bottom: float
-    inside: float
-    outside: float
-
-
-@dataclass(frozen=True)
-class Arrangement:
-    """A page of equal grids: `cols` x `rows` slots, each grid drawn with `cell` mm per cell."""
-
-    cols: int
-    rows: int
-    cell: float
-    slot_w: float
-    slot_h: float
+    color: str = "rgb"
 
     @property
-    def per_page(self) -> int:
-        """How many grids fit on one page."""
-        return self.cols * self.rows
-
-
-@dataclass(frozen=True)
-class Page:
-    """One page: its kind (title, howto, puzzles, blank, solutions, notes) and, on grid pages, its puzzles."""
-
-    kind: str
-    numbers: tuple[int, ...] = ()
-    arrangement: Arrangement | None = None
-    grid: tuple[int, int] = (0, 0)
+    def layout(self) -> Layout:
+        """The part of the options the page plan depends on."""
+        return Layout(self.trim, self.profile, self.per_page, self.crop_marks)
 
 
 @dataclass(frozen=True)
@@ -112,197 +75,63 @@ class Book:
     warnings: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class SlotStyle:
-    """The space around each grid in a slot: label above, ID below, gaps, and cell limits."""
+# --- before any puzzle exists ----------------------------------------------------------------------
 
-    above: float
-    below: float
-    gap: float
-    min_cell: float
-    good_cell: float
-    max_cell: float
-    max_per_page: int
+def shapes_of(puzzles: Sequence[BookPuzzle]) -> list[Shape]:
+    """The shapes the plan needs, from finished puzzles."""
+    return [Shape(bp.puzzle.cols, bp.puzzle.rows, bp.grade, bp.id) for bp in puzzles]
 
 
-PUZZLE_SLOT = SlotStyle(above=6.5, below=7.5, gap=7.0, min_cell=min_cell_for_island(MIN_ISLAND_MM),
-                        good_cell=7.0, max_cell=12.0, max_per_page=6)
-SOLUTION_SLOT = SlotStyle(above=4.5, below=0.0, gap=6.0,
-                          min_cell=min_cell_for_island(MIN_SOLUTION_ISLAND_MM, SOLUTION_STYLE),
-                          good_cell=4.6, max_cell=6.5, max_per_page=12)
-
-
-# --- page geometry ----------------------------------------------------------------------------------
-
-def trim_size(trim: str) -> tuple[float, float]:
-    """Return the (width, height) in mm of a named trim size."""
-    if trim not in TRIMS:
-        raise LayoutError(f"unknown trim {trim!r}: use one of {', '.join(TRIMS)}")
-    return TRIMS[trim]
-
-
-def kdp_gutter(pages: int) -> float:
-    """Return KDP's minimum inside margin in mm for a book of `pages` pages."""
-    for limit, inches in KDP_GUTTERS:
-        if pages <= limit:
-            return inches * INCH
-    raise LayoutError(f"{pages} pages is more than KDP's 828-page limit for a paperback; "
-                      "make fewer puzzles or use a larger trim")
-
-
-def margins_for(trim: str, profile: str, pages: int) -> Margins:
-    """Return the margins of a trim: even for print-and-play, mirrored with KDP's gutter for kdp."""
-    w, _ = trim_size(trim)
-    small = w < 180
-    top, bottom, side = (14.0, 17.0, 13.0) if small else (15.0, 18.0, 17.0)
-    if profile == "pnp":
-        return Margins(top, bottom, side, side)
-    if profile != "kdp":
-        raise LayoutError(f"unknown profile {profile!r}: use pnp or kdp")
-    outside = max(KDP_MIN_OUTSIDE, 12.7 if small else 15.0)
-    return Margins(top, bottom, kdp_gutter(pages) + 0.25 * INCH, outside)
-
-
-def content_box(page_no: int, trim: str, margins: Margins) -> tuple[float, float, float, float]:
-    """Return (x, y, w, h) of the type area of page `page_no` (1 = a right-hand page)."""
-    w, h = trim_size(trim)
-    left = margins.inside if page_no % 2 == 1 else margins.outside
-    return left, margins.top, w - margins.inside - margins.outside, h - margins.top - margins.bottom
-
-
-@lru_cache(maxsize=256)
-def arrange(grid_w: int, grid_h: int, box_w: float, box_h: float, slot: SlotStyle) -> Arrangement:
-    """Choose how many grids of this size share a page: the most that keep a comfortable cell size."""
-    options = []
-    for cols in range(1, slot.max_per_page + 1):
-        for rows in range(1, slot.max_per_page // cols + 1):
-            slot_w = (box_w - (cols - 1) * slot.gap) / cols
-            slot_h = (box_h - (rows - 1) * slot.gap) / rows
-            cell = min(slot_w / grid_w, (slot_h - slot.above - slot.below) / grid_h, slot.max_cell)
-            if cell >= slot.min_cell:
-                options.append(Arrangement(cols, rows, cell, slot_w, slot_h))
-    if not options:
-        need_w, need_h = slot.min_cell * grid_w, slot.min_cell * grid_h + slot.above + slot.below
-        island = slot.min_cell * PUZZLE_STYLE.island_ratio
-        largest = int(min(box_w / slot.min_cell, (box_h - slot.above - slot.below) / slot.min_cell))
-        raise LayoutError(f"a {grid_w}x{grid_h} grid does not fit this trim with islands of at least "
-                          f"{island:.0f} mm: it needs {need_w:.0f} x {need_h:.0f} mm and the page has "
-                          f"{box_w:.0f} x {box_h:.0f} mm (up to {largest}x{largest} fits); "
-                          "use a larger trim or a smaller grid")
-    good = [a for a in options if a.cell >= slot.good_cell]
-    if good:
-        return max(good, key=lambda a: (a.per_page, a.cell, a.cols))
-    return max(options, key=lambda a: (a.cell, a.per_page, a.cols))
-
-
-def check_sizes_fit(sizes: Sequence[tuple[int, int]], trim: str, profile: str) -> None:
-    """Raise LayoutError before any generating when a grid size cannot be printed on the trim."""
-    _, _, w, h = content_box(1, trim, margins_for(trim, profile, KDP_MIN_PAGES))
-    for grid_w, grid_h in sizes:
-        arrange(grid_w, grid_h, w, h, PUZZLE_SLOT)
-        arrange(grid_w, grid_h, w, h, SOLUTION_SLOT)
-
-
-# --- ordering and pagination ------------------------------------------------------------------------
-
-def order_puzzles(puzzles: Sequence[BookPuzzle], order: str) -> list[BookPuzzle]:
-    """Put the puzzles in book order: easy to expert (then small to large), or as generated."""
-    if order not in ORDERS:
-        raise LayoutError(f"unknown order {order!r}: use {' or '.join(ORDERS)}")
+def planned_shapes(requests: Sequence[Request], order: str, density: float | str | None) -> list[Shape]:
+    """The shapes of puzzles still to be generated, in book order, each with the longest ID it can have."""
+    fraction = resolve_density(density)
+    shapes = [Shape(cols, rows, grade, longest_id(cols, rows, fraction)) for cols, rows, grade in requests]
     if order == "as-generated":
-        return list(puzzles)
-    rank = {d: i for i, d in enumerate(DIFFICULTIES)}
-
-    def key(bp: BookPuzzle) -> tuple[int, int]:
-        """Sort by grade, then by grid area."""
-        return rank.get(bp.difficulty, len(rank)), bp.puzzle.width * bp.puzzle.height
-
-    return sorted(puzzles, key=key)
+        return shapes
+    rank = {g: i for i, g in enumerate(GRADES)}
+    return sorted(shapes, key=lambda s: (rank[s.grade], s.cols * s.rows, s.cols, s.rows))
 
 
-def _chunks(puzzles: Sequence[BookPuzzle], box: tuple[float, float], slot: SlotStyle,
-            kind: str) -> list[Page]:
-    """Fill pages with consecutive puzzles, numbered from 1; a page's largest grid sets its cell size."""
-    pages: list[Page] = []
-    current: list[int] = []
-    grid = (0, 0)
-    arrangement: Arrangement | None = None
-    for number, bp in enumerate(puzzles, 1):
-        if current:
-            wider = (max(grid[0], bp.puzzle.width), max(grid[1], bp.puzzle.height))
-            fits = arrange(*wider, *box, slot)
-            if len(current) < fits.per_page:
-                current.append(number)
-                grid, arrangement = wider, fits
-                continue
-            pages.append(Page(kind, tuple(current), arrangement, grid))
-        current = [number]
-        grid = (bp.puzzle.width, bp.puzzle.height)
-        arrangement = arrange(*grid, *box, slot)
-    pages.append(Page(kind, tuple(current), arrangement, grid))
-    return pages
+def check_book_plan(requests: Sequence[Request], options: BookOptions, density: float | str | None) -> int:
+    """Plan the book from the requests alone and raise what would stop it; return its page count."""
+    check_isbn(options.isbn)
+    shapes = planned_shapes(requests, options.order, density)
+    _, pages = plan_book(shapes, options.layout, options.order == "progression")
+    if options.profile == "kdp":
+        kdp_gutter(len(pages))
+    return len(pages)
 
 
-def kdp_padding(pages: int) -> int:
-    """Return how many pages to add so a kdp book has at least KDP_MIN_PAGES and an even count."""
-    target = max(pages, KDP_MIN_PAGES)
-    return target + target % 2 - pages
+def check_isbn(isbn: str) -> str:
+    """Return the ISBN as given when its check digit is right (ISBN-13 or ISBN-10), else raise OptionError."""
+    if not isbn:
+        return isbn
+    digits = re.sub(r"[\s-]", "", isbn).upper()
+    ok = False
+    if re.fullmatch(r"97[89]\d{10}", digits):
+        ok = sum(int(d) * (1 if i % 2 == 0 else 3) for i, d in enumerate(digits)) % 10 == 0
+    elif re.fullmatch(r"\d{9}[\dX]", digits):
+        ok = sum((10 - i) * (10 if d == "X" else int(d)) for i, d in enumerate(digits)) % 11 == 0
+    if not ok:
+        raise OptionError(f"--isbn {isbn!r} is not a valid ISBN-13 or ISBN-10 (check digit or length)")
+    return isbn
 
 
-def plan_pages(puzzles: Sequence[BookPuzzle], trim: str, profile: str,
-               margins: Margins) -> list[Page]:
-    """Lay the book out: title, how to play, puzzles, solutions; kdp adds right-hand starts and notes."""
-    _, _, box_w, box_h = content_box(1, trim, margins)
-    pages = [Page("title"), Page("howto")]
-    pages += _chunks(puzzles, (box_w, box_h), PUZZLE_SLOT, "puzzles")
-    if profile == "kdp" and len(pages) % 2 == 1:
-        pages.append(Page("blank"))
-    pages += _chunks(puzzles, (box_w, box_h), SOLUTION_SLOT, "solutions")
-    if profile == "kdp":
-        # KDP refuses interiors under 24 pages or with an odd count; ruled notes pages beat blank ones.
-        pages += [Page("notes")] * kdp_padding(len(pages))
-    return pages
+def book_rules(options: BookOptions, pages: int, pad: float) -> PrintRules:
+    """The preflight rules of a book: KDP's margins and 7 pt, or 6 pt and 5 mm from a home-printed sheet."""
+    if options.profile != "kdp":
+        return PrintRules("home printing", options.layout.min_text_pt,
+                          lambda page: Insets(HOME_SAFE_MM, HOME_SAFE_MM, HOME_SAFE_MM, HOME_SAFE_MM))
+    gutter, edge = kdp_gutter(pages), KDP_MIN_OUTSIDE
+
+    def safe(page: int) -> Insets:
+        """KDP's margins: the gutter at the spine, a quarter inch elsewhere (right-hand pages are odd)."""
+        return Insets(edge, edge, edge, gutter) if page % 2 == 1 else Insets(edge, gutter, edge, edge)
+
+    return PrintRules(f"KDP ({pages} pages)", options.layout.min_text_pt, safe)
 
 
-def plan_book(puzzles: Sequence[BookPuzzle], trim: str, profile: str) -> tuple[Margins, list[Page]]:
-    """Find margins and pages that agree: the kdp gutter depends on the (padded) page count it produces."""
-    pages_guess = KDP_MIN_PAGES
-    for _ in range(8):
-        margins = margins_for(trim, profile, pages_guess)
-        pages = plan_pages(puzzles, trim, profile, margins)
-        if profile == "pnp" or kdp_gutter(len(pages)) == kdp_gutter(pages_guess):
-            return margins, pages
-        pages_guess = len(pages)
-    return margins, pages
-
-
-# --- text helpers -------------------------------------------------------------------------------------
-
-def wrap_chars(text: str, width: float, size_pt: float) -> list[str]:
-    """Break a string without spaces (an ID) into lines no wider than `width` mm."""
-    advance = {ch: text_width(ch, size_pt) for ch in set(text)}
-    lines: list[str] = []
-    line, used = "", 0.0
-    for ch in text:
-        if line and used + advance[ch] > width:
-            lines.append(line)
-            line, used = "", 0.0
-        line += ch
-        used += advance[ch]
-    if line:
-        lines.append(line)
-    return lines
-
-
-def fit_id(text: str, width: float, max_lines: int = 2) -> tuple[float, list[str]]:
-    """Choose a font size (6 pt down to 4 pt) that fits the ID in `max_lines`, and the wrapped lines."""
-    size = 6.0
-    while size > 4.0 and len(wrap_chars(text, width, size)) > max_lines:
-        size -= 0.25
-    return size, wrap_chars(text, width, size)
-
-
-# --- drawing ------------------------------------------------------------------------------------------
+# --- drawing helpers ---------------------------------------------------------------------------------
 
 class _Shifted:
     """A Canvas that draws onto another one moved by (dx, dy): the trimmed page inside crop marks."""
@@ -337,8 +166,8 @@ class _Shifted:
 
 
 def _crop_marks(canvas: PdfCanvas, dx: float, dy: float, w: float, h: float) -> None:
-    """Draw the eight crop marks just outside the trimmed page's corners."""
-    gap, length = 3.0, 6.0
+    """Draw the eight crop marks 3 to 7 mm outside the trimmed page's corners."""
+    gap, length = 3.0, 3.8
     for x in (dx, dx + w):
         for y in (dy, dy + h):
             sx = -1 if x == dx else 1
@@ -347,21 +176,22 @@ def _crop_marks(canvas: PdfCanvas, dx: float, dy: float, w: float, h: float) -> 
             canvas.line(x, y + sy * gap, x, y + sy * (gap + length), width=0.2)
 
 
-def _difficulty_mix(puzzles: Sequence[BookPuzzle]) -> str:
+def _grade_mix(puzzles: Sequence[BookPuzzle]) -> str:
     """Say how many puzzles of each grade the book holds, easiest first."""
-    counts = Counter(bp.difficulty for bp in puzzles)
-    names = [d for d in (*DIFFICULTIES, UNRATED) if counts[d]]
-    names += sorted(d for d in counts if d not in names)
+    counts = Counter(bp.grade for bp in puzzles)
+    names = [d for d in GRADES if counts[d]]
     return " · ".join(f"{counts[d]} {d}" for d in names)
+
+
+def _size_names(sizes) -> str:
+    """Name grid sizes, smallest first: "7×7, 10×10 and 15×15"."""
+    names = [f"{c}×{r}" for c, r in sorted(set(sizes), key=lambda s: (s[0] * s[1], s))]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _size_mix(puzzles: Sequence[BookPuzzle]) -> str:
     """Say which grid sizes the book holds, smallest first."""
-    sizes = sorted({(bp.puzzle.width, bp.puzzle.height) for bp in puzzles}, key=lambda s: (s[0] * s[1], s))
-    names = [f"{w}×{h}" for w, h in sizes]
-    if len(names) == 1:
-        return f"{names[0]} grids"
-    return f"{', '.join(names[:-1])} and {names[-1]} grids"
+    return f"{_size_names((bp.puzzle.cols, bp.puzzle.rows) for bp in puzzles)} grids"
 
 
 def example_puzzle() -> tuple[Puzzle, Solution]:
@@ -411,7 +241,7 @@ def _draw_paragraphs(canvas, x: float, y: float, width: float, paragraphs: Seque
 
 
 def _draw_title_page(canvas, options: BookOptions, puzzles: Sequence[BookPuzzle], box) -> None:
-    """Draw the title page: title, what is inside, and a solved example as the picture."""
+    """Draw the title page: title, author, what is inside, and a solved example as the picture."""
     x, y, w, h = box
     cx = x + w / 2
     size = 34.0
@@ -429,15 +259,86 @@ def _draw_title_page(canvas, options: BookOptions, puzzles: Sequence[BookPuzzle]
     canvas.text(cx, title_y + 18, f"{count} bridge-building logic puzzle{'s' if count != 1 else ''}",
                 size_pt=15, anchor="middle", color=INK)
     canvas.text(cx, title_y + 27, _size_mix(puzzles), size_pt=11, anchor="middle", color=GREY)
-    canvas.text(cx, title_y + 34, _difficulty_mix(puzzles), size_pt=11, anchor="middle", color=GREY)
+    canvas.text(cx, title_y + 34, _grade_mix(puzzles), size_pt=11, anchor="middle", color=GREY)
     puzzle, solution = example_puzzle()
-    cell = min(w * 0.6, h * 0.35) / puzzle.width
-    gx = cx - puzzle.width * cell / 2
+    cell = min(w * 0.6, h * 0.35) / puzzle.cols
+    gx = cx - puzzle.cols * cell / 2
     gy = y + h * 0.5
     draw_puzzle(canvas, puzzle, gx, gy, cell, solution=solution, style=PICTURE_STYLE)
-    canvas.text(cx, y + h - 6, "with solutions", size_pt=10, anchor="middle", color=GREY)
-    if options.note:
-        canvas.text(cx, y + h, options.note, size_pt=7, anchor="middle", color=GREY)
+    canvas.text(cx, y + h - 8, "with solutions", size_pt=10, anchor="middle", color=GREY)
+    if options.author:
+        canvas.text(cx, y + h, options.author, size_pt=13, anchor="middle", color=INK)
+
+
+def copyright_lines(options: BookOptions, puzzles: int, solutions_page: int) -> list[str]:
+    """The lines of the copyright page, each one paragraph."""
+    holder = " ".join(str(p) for p in (options.year, options.author) if p)
+    lines = [options.title]
+    if holder:
+        lines.append(f"Copyright © {holder}. All rights reserved.")
+    if options.isbn:
+        lines.append(f"ISBN {options.isbn}")
+    lines.append(f"Each of the {puzzles} puzzles has exactly one solution; the solutions start on page "
+                 f"{solutions_page}.")
+    if options.credit:
+        lines.append("Puzzles generated, proven unique and graded with hashi-print"
+                     + (f" ({options.note})." if options.note else "."))
+    return lines
+
+
+def _draw_copyright_page(canvas, options: BookOptions, puzzles: int, solutions_page: int, box,
+                         size_pt: float) -> None:
+    """Draw the copyright page: its short paragraphs set at the foot of the type area."""
+    x, y, w, h = box
+    paragraphs = [wrap_text(line, size_pt, w) for line in copyright_lines(options, puzzles, solutions_page)]
+    lead = size_pt * PT * 1.4
+    height = sum(len(p) for p in paragraphs) * lead + (len(paragraphs) - 1) * lead * 0.6
+    yy = y + h - height + lead
+    for k, para in enumerate(paragraphs):
+        for line in para:
+            canvas.text(x, yy, line, size_pt=size_pt, bold=k == 0, color=INK)
+            yy += lead
+        yy += lead * 0.6
+
+
+def contents_entries(pages: Sequence[Page]) -> list[tuple[str, str, int]]:
+    """What the contents page lists: (section, detail, first page) for each section after the contents."""
+    entries: list[tuple[str, str, int]] = []
+    seen: set[tuple[str, str]] = set()
+    for page_no, page in enumerate(pages, 1):
+        key = (page.kind, page.section)
+        if key in seen or page.kind in ("title", "copyright", "contents", "blank"):
+            continue
+        seen.add(key)
+        if page.kind == "puzzles":
+            same = [p for p in pages if (p.kind, p.section) == key]
+            numbers = [n for p in same for n in p.numbers]
+            sizes = _size_names(row.grid for p in same for row in p.rows)
+            name = f"{page.section.capitalize()} puzzles" if page.section else "Puzzles"
+            entries.append((name, f"{numbers[0]}–{numbers[-1]} · {sizes}", page_no))
+        else:
+            entries.append((SECTION_TITLES[page.kind], "", page_no))
+    return entries
+
+
+def _draw_contents_page(canvas, pages: Sequence[Page], box, small_pt: float) -> None:
+    """Draw the contents: each section with its puzzle numbers and sizes, dotted to its first page."""
+    x, y, w, _ = box
+    canvas.text(x, y + 8, "Contents", size_pt=20, bold=True, color=INK)
+    yy = y + 24
+    for name, detail, page_no in contents_entries(pages):
+        number = str(page_no)
+        canvas.text(x, yy, name, size_pt=12, bold=True, color=INK)
+        canvas.text(x + w, yy, number, size_pt=12, anchor="end", color=INK)
+        start = x + text_width(name, 12, bold=True) + 2
+        end = x + w - text_width(number, 12) - 2
+        dots = max(0, int((end - start) / text_width(". ", 12)))
+        if dots > 2:
+            canvas.text(end, yy, ". " * dots, size_pt=12, anchor="end", color=GREY)
+        if detail:
+            canvas.text(x, yy + 5.5, detail, size_pt=max(9.0, small_pt), color=GREY)
+            yy += 5.5
+        yy += 11
 
 
 class _Measure:
@@ -470,15 +371,15 @@ def _howto(canvas, box, scale: float) -> float:
     yy = _draw_paragraphs(canvas, x, y + 18 * scale, w, [intro], body)
     yy = _draw_paragraphs(canvas, x, yy + 1, w, RULES, body, bullets=True)
     puzzle, solution = example_puzzle()
-    cell = min((w - 20) / 2 / puzzle.width, 9.0 * scale)
-    gw = puzzle.width * cell
+    cell = min((w - 20) / 2 / puzzle.cols, 9.0 * scale)
+    gw = puzzle.cols * cell
     left, right = x + w / 2 - 8 - gw, x + w / 2 + 8
     top = yy + 9 * scale
     canvas.text(left, top - 3, "A puzzle", size_pt=9 * scale, bold=True, color=INK)
     canvas.text(right, top - 3, "and its solution", size_pt=9 * scale, bold=True, color=INK)
     draw_puzzle(canvas, puzzle, left, top, cell)
     draw_puzzle(canvas, puzzle, right, top, cell, solution=solution, style=SOLUTION_STYLE)
-    yy = top + puzzle.height * cell + 11 * scale
+    yy = top + puzzle.rows * cell + 11 * scale
     canvas.text(x, yy, "Tips", size_pt=12 * scale, bold=True, color=INK)
     yy = _draw_paragraphs(canvas, x, yy + 7 * scale, w, TIPS, small)
     canvas.text(x, yy + 3 * scale, "Playing on screen", size_pt=12 * scale, bold=True, color=INK)
@@ -501,6 +402,28 @@ def _draw_notes_page(canvas, box) -> None:
         canvas.line(x, rule_y, x + w, rule_y, width=0.2, color=NOTES_RULE_COLOR)
 
 
+
+def _draw_puzzle_block(canvas, bp: BookPuzzle, number: int, cell: float, origin, id_pt: float) -> None:
+    """Draw one numbered puzzle: number and grade above, the grid, and its ID below."""
+    gw, gh = bp.puzzle.cols * cell, bp.puzzle.rows * cell
+    gx, gy = origin[0], origin[1] + PUZZLE_SLOT.above
+    canvas.text(gx, gy - 2.2, str(number), size_pt=13, bold=True, color=INK)
+    canvas.text(gx + gw, gy - 2.2, f"{bp.grade} · {bp.puzzle.cols}×{bp.puzzle.rows}", size_pt=8,
+                anchor="end", color=GREY)
+    draw_puzzle(canvas, bp.puzzle, gx, gy, cell)
+    ly = gy + gh + ID_GAP + id_pt * PT
+    for line in id_lines(bp.id, gw, id_pt):
+        canvas.text(gx, ly, line, size_pt=id_pt, color=GREY)
+        ly += id_pt * PT * ID_LEADING
+
+
+def _draw_solution_block(canvas, bp: BookPuzzle, number: int, cell: float, origin, id_pt: float) -> None:
+    """Draw one numbered solution."""
+    gx, gy = origin[0], origin[1] + SOLUTION_SLOT.above
+    canvas.text(gx, gy - 1.5, str(number), size_pt=9, bold=True, color=INK)
+    draw_puzzle(canvas, bp.puzzle, gx, gy, cell, solution=bp.solution, style=SOLUTION_STYLE)
+
+
 def _spread(total: float, block: float, n: int, gap: float) -> list[float]:
     """Place n equal blocks along a length: even spacing, half of it at the ends, never closer than `gap`."""
     free = total - n * block
@@ -511,56 +434,38 @@ def _spread(total: float, block: float, n: int, gap: float) -> list[float]:
     return [start + i * (block + between) for i in range(n)]
 
 
-def _block_origins(arrangement: Arrangement, box, block_w: float, block_h: float,
-                   gap: float) -> list[tuple[float, float]]:
-    """Return the top-left corner of each slot's block (grid with its labels) in reading order."""
-    x, y, w, h = box
-    cols = arrangement.cols
-    xs = _spread(w, block_w, cols, gap)
-    ys = _spread(h, block_h, arrangement.rows, gap)
-    return [(x + xs[i % cols], y + ys[i // cols]) for i in range(arrangement.per_page)]
+def row_origins(row: Row, box, top: float, gap: float, slot_above: float,
+                id_pt: float) -> list[tuple[float, float]]:
+    """Return the top-left corner of each grid block of a row whose slot starts at `top`."""
+    x, _, w, _ = box
+    arr = row.arrangement
+    block_w = row.grid[0] * arr.cell
+    block_h = slot_above + row.grid[1] * arr.cell + (ID_GAP + arr.id_lines * id_pt * PT * ID_LEADING
+                                                     if arr.id_lines else 0.0)
+    xs = _spread(w, block_w, arr.cols, gap)
+    y = top + (arr.slot_h - block_h) / 2
+    return [(x + xs[i], y) for i in range(len(row.numbers))]
 
 
-def _draw_puzzle_block(canvas, bp: BookPuzzle, number: int, cell: float, origin, slot: SlotStyle) -> None:
-    """Draw one numbered puzzle: label, grid, and the ID in small print."""
-    gw, gh = bp.puzzle.width * cell, bp.puzzle.height * cell
-    gx, gy = origin[0], origin[1] + slot.above
-    canvas.text(gx, gy - 2.2, str(number), size_pt=13, bold=True, color=INK)
-    canvas.text(gx + gw, gy - 2.2, f"{bp.difficulty} · {bp.puzzle.width}×{bp.puzzle.height}", size_pt=8,
-                anchor="end", color=GREY)
-    draw_puzzle(canvas, bp.puzzle, gx, gy, cell)
-    size, lines = fit_id(bp.id, gw)
-    ly = gy + gh + 1.2 + size * PT
-    for line in lines:
-        canvas.text(gx, ly, line, size_pt=size, color=GREY)
-        ly += size * PT * 1.25
-
-
-def _draw_solution_block(canvas, bp: BookPuzzle, number: int, cell: float, origin, slot: SlotStyle) -> None:
-    """Draw one numbered solution."""
-    gx, gy = origin[0], origin[1] + slot.above
-    canvas.text(gx, gy - 1.5, str(number), size_pt=9, bold=True, color=INK)
-    draw_puzzle(canvas, bp.puzzle, gx, gy, cell, solution=bp.solution, style=SOLUTION_STYLE)
-
-
-def _draw_grid_page(canvas, page: Page, puzzles: Sequence[BookPuzzle], box) -> None:
-    """Draw a page of puzzles or of solutions, each centred in a slot sized for the page's largest grid."""
+def _draw_grid_page(canvas, page: Page, puzzles: Sequence[BookPuzzle], box, id_pt: float) -> None:
+    """Draw a page of puzzles or solutions: its rows from the top, each grid at its size's one scale."""
     slot = PUZZLE_SLOT if page.kind == "puzzles" else SOLUTION_SLOT
     draw = _draw_puzzle_block if page.kind == "puzzles" else _draw_solution_block
-    cell = page.arrangement.cell
-    block_w, block_h = page.grid[0] * cell, slot.above + page.grid[1] * cell + slot.below
-    origins = _block_origins(page.arrangement, box, block_w, block_h, slot.gap)
-    for number, (ox, oy) in zip(page.numbers, origins[:len(page.numbers)], strict=True):
-        bp = puzzles[number - 1]
-        draw(canvas, bp, number, cell, (ox + (block_w - bp.puzzle.width * cell) / 2, oy), slot)
+    top = box[1]
+    for row in page.rows:
+        for number, origin in zip(row.numbers, row_origins(row, box, top, slot.gap, slot.above, id_pt),
+                                  strict=True):
+            draw(canvas, puzzles[number - 1], number, row.arrangement.cell, origin, id_pt)
+        top += row.arrangement.slot_h + slot.gap
 
 
 def _running_head(canvas, page: Page, page_no: int, trim: str, margins: Margins, profile: str) -> None:
     """Draw the page number at the foot and, on puzzle and solution pages, a small running head."""
     w, h = trim_size(trim)
-    if page.kind in ("title", "blank"):
+    if page.kind in ("title", "copyright", "blank"):
         return
-    foot = h - margins.bottom * 0.45
+    # Both sit in the margin, clear of the type area and of KDP's quarter inch from the trim.
+    foot = h - margins.bottom + 9.0
     if profile == "kdp":
         x, anchor = (w - margins.outside, "end") if page_no % 2 == 1 else (margins.outside, "start")
     else:
@@ -570,31 +475,31 @@ def _running_head(canvas, page: Page, page_no: int, trim: str, margins: Margins,
         first, last = page.numbers[0], page.numbers[-1]
         label = "Puzzle" if page.kind == "puzzles" else "Solution"
         what = f"{label} {first}" if first == last else f"{label}s {first}–{last}"
-        head_y = margins.top * 0.55
         box = content_box(page_no, trim, margins)
         hx, hanchor = (box[0] + box[2], "end") if page_no % 2 == 1 or profile == "pnp" else (box[0], "start")
-        canvas.text(hx, head_y, what, size_pt=8, anchor=hanchor, color=GREY)
+        canvas.text(hx, margins.top - 4.5, what, size_pt=8, anchor=hanchor, color=GREY)
 
 
 # --- the book ---------------------------------------------------------------------------------------
 
 def render_book(puzzles: Sequence[BookPuzzle], options: BookOptions) -> Book:
-    """Compose and draw the whole book; return the PDF bytes, the manifest and any warnings."""
+    """Compose, draw and preflight the whole book; return the PDF bytes, the manifest and any warnings."""
     if not puzzles:
-        raise LayoutError("a book needs at least one puzzle")
-    if options.crop_marks and options.profile == "kdp":
-        raise LayoutError("a kdp interior must not carry crop marks; drop --crop-marks or use --profile pnp")
+        raise OptionError("a book needs at least one puzzle")
+    check_isbn(options.isbn)
     ordered = order_puzzles(puzzles, options.order)
-    margins, pages = plan_book(ordered, options.trim, options.profile)
+    margins, pages = plan_book(shapes_of(ordered), options.layout, options.order == "progression")
     w, h = trim_size(options.trim)
     pad = CROP_SPACE if options.crop_marks else 0.0
     subject = f"{len(ordered)} Hashiwokakero puzzles with solutions"
+    preflight = Preflight(book_rules(options, len(pages), pad), w + 2 * pad, h + 2 * pad)
     pdf = PdfCanvas(None, w + 2 * pad, h + 2 * pad, title=options.title, author=options.author,
-                    subject=subject)
+                    subject=subject, color=options.color, preflight=preflight)
     if options.crop_marks:
         pdf.set_boxes(trim=(pad, pad, w, h))
     canvas = _Shifted(pdf, pad, pad, w, h) if pad else pdf
-    bookmarks = options.profile == "pnp"
+    id_pt = options.layout.min_text_pt
+    solutions_page = next(n for n, p in enumerate(pages, 1) if p.kind == "solutions")
     where: dict[int, dict[str, float]] = {}
     for page_no, page in enumerate(pages, 1):
         if page_no > 1:
@@ -603,33 +508,40 @@ def render_book(puzzles: Sequence[BookPuzzle], options: BookOptions) -> Book:
             _crop_marks(pdf, pad, pad, w, h)
         box = content_box(page_no, options.trim, margins)
         _running_head(canvas, page, page_no, options.trim, margins, options.profile)
-        if bookmarks:
+        if options.profile == "pnp":
             _bookmark(pdf, page, page_no, pages)
         if page.kind == "title":
             _draw_title_page(canvas, options, ordered, box)
+        elif page.kind == "copyright":
+            _draw_copyright_page(canvas, options, len(ordered), solutions_page, box, max(8.0, id_pt))
+        elif page.kind == "contents":
+            _draw_contents_page(canvas, pages, box, id_pt)
         elif page.kind == "howto":
             _draw_howto_page(canvas, box)
         elif page.kind == "notes":
             _draw_notes_page(canvas, box)
         elif page.kind in ("puzzles", "solutions"):
-            _draw_grid_page(canvas, page, ordered, box)
-            for number in page.numbers:
-                where.setdefault(number, {})[page.kind] = page_no
-                where[number][f"{page.kind}_cell"] = page.arrangement.cell
-    data = pdf.tobytes()
+            _draw_grid_page(canvas, page, ordered, box, id_pt)
+            for row in page.rows:
+                for number in row.numbers:
+                    where.setdefault(number, {})[page.kind] = page_no
+                    where[number][f"{page.kind}_cell"] = row.arrangement.cell
+    data = pdf.tobytes("the book")
     manifest = _manifest(ordered, options, pages, where, margins)
-    # No warnings today: notes pages fix a short or odd kdp book, and too many pages is a LayoutError.
+    # No warnings today: notes pages fix a short or odd kdp book, and too many pages is an OptionError.
     return Book(data, manifest, len(pages), ())
 
 
 def _bookmark(pdf: PdfCanvas, page: Page, page_no: int, pages: Sequence[Page]) -> None:
     """Add an outline entry where a section starts (print-and-play only)."""
-    first_of_kind = all(p.kind != page.kind for p in pages[:page_no - 1])
-    if not first_of_kind or page.kind == "blank":
+    first = all((p.kind, p.section) != (page.kind, page.section) for p in pages[:page_no - 1])
+    if not first or page.kind == "blank":
         return
-    title = {"title": "Title", "howto": "How to play", "puzzles": "Puzzles", "solutions": "Solutions",
-             "notes": "Notes"}
-    pdf.bookmark(title[page.kind])
+    if page.kind == "puzzles":
+        title = f"{page.section.capitalize()} puzzles" if page.section else "Puzzles"
+    else:
+        title = SECTION_TITLES[page.kind]
+    pdf.bookmark(title)
 
 
 def _manifest(ordered: Sequence[BookPuzzle], options: BookOptions, pages: Sequence[Page],
@@ -649,89 +561,11 @@ def _manifest(ordered: Sequence[BookPuzzle], options: BookOptions, pages: Sequen
         "page_kinds": [p.kind for p in pages],
         "puzzles": [
             {"number": n, "page": where[n]["puzzles"], "solution_page": where[n]["solutions"],
-             "id": bp.id, "width": bp.puzzle.width, "height": bp.puzzle.height,
-             "difficulty": bp.difficulty, "seed": bp.seed,
+             "id": bp.id, "width": bp.puzzle.cols, "height": bp.puzzle.rows,
+             "difficulty": bp.grade, "seed": bp.seed,
              "island_mm": round(where[n]["puzzles_cell"] * PUZZLE_STYLE.island_ratio, 3),
              "solution_island_mm": round(where[n]["solutions_cell"] * SOLUTION_STYLE.island_ratio, 3),
              "solution": bp.solution.as_lists()}
             for n, bp in enumerate(ordered, 1)
         ],
     }
-
-
-# --- where the puzzles come from ----------------------------------------------------------------------
-
-def parse_size(text: str) -> tuple[int, int]:
-    """Read a grid size written as `WxH` (or a single number for a square)."""
-    parts = text.strip().lower().replace("×", "x").split("x")
-    try:
-        if len(parts) == 1:
-            return int(parts[0]), int(parts[0])
-        if len(parts) == 2:
-            return int(parts[0]), int(parts[1])
-    except ValueError:
-        pass
-    raise LayoutError(f"grid size {text!r}: write it as WxH, for example 10x10")
-
-
-def book_plan_requests(count: int, sizes: Sequence[tuple[int, int]],
-                       difficulty: str) -> list[tuple[int, int, str]]:
-    """Spread `count` puzzles over the sizes and grades asked for, round-robin (the generation order)."""
-    if count < 1:
-        raise LayoutError(f"--count {count}: a book needs at least one puzzle")
-    grades = DIFFICULTIES if difficulty == "mixed" else (difficulty,)
-    if difficulty != "mixed" and difficulty not in DIFFICULTIES:
-        raise LayoutError(f"difficulty {difficulty!r}: use {', '.join(DIFFICULTIES)} or mixed")
-    out = []
-    for i in range(count):
-        grade = grades[i % len(grades)]
-        w, h = sizes[(i // len(grades)) % len(sizes)]
-        out.append((w, h, grade))
-    return out
-
-
-def generate_puzzles(requests: Sequence[tuple[int, int, str]], seed: int, density: float | str | None = None,
-                     progress: Callable[[int], None] | None = None) -> Iterator[BookPuzzle]:
-    """Generate the requested puzzles from one seeded random stream, reporting after each."""
-    from hashi_print.puzzle.formats import format_tatham_id
-    from hashi_print.puzzle.generate import generate
-
-    rng = random.Random(seed)
-    for done, (w, h, grade) in enumerate(requests, 1):
-        g = generate(w, h, grade, rng, density)
-        yield BookPuzzle(g.puzzle, g.solution, g.difficulty, format_tatham_id(g.puzzle), g.seed)
-        if progress is not None:
-            progress(done)
-
-
-def load_puzzles(path: str | Path, progress: Callable[[int], None] | None = None) -> list[BookPuzzle]:
-    """Read puzzles (IDs, URLs or JSON lines) from a file, solve each, and refuse any that is not unique."""
-    from hashi_print.puzzle.formats import format_tatham_id, read_puzzle_lines
-    from hashi_print.puzzle.solve import solve
-
-    out = []
-    for done, (line, puzzle, given, extra) in enumerate(read_puzzle_lines(path), 1):
-        result = solve(puzzle)
-        if result.status != "unique":
-            what = "has no solution" if result.status == "none" else "has more than one solution"
-            raise PuzzleError(f"the puzzle {what}; a book needs puzzles with exactly one",
-                              source=str(path), line=line)
-        if given is not None and given != result.solution:
-            raise PuzzleError("the solution given with the puzzle is not its (unique) solution",
-                              source=str(path), line=line)
-        grade = extra.get("difficulty") if extra.get("difficulty") in DIFFICULTIES else _grade(puzzle)
-        seed = extra.get("seed") if isinstance(extra.get("seed"), int) else None
-        out.append(BookPuzzle(puzzle, result.solution, grade, format_tatham_id(puzzle), seed))
-        if progress is not None:
-            progress(done)
-    return out
-
-
-def _grade(puzzle: Puzzle) -> str:
-    """Grade a puzzle with the deduction ladder, or call it unrated when that is not available."""
-    try:
-        from hashi_print.puzzle.deduce import grade
-    except ImportError:
-        return UNRATED
-    got = grade(puzzle)
-    return got if got in DIFFICULTIES else "expert"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
 from collections.abc import Iterator, Sequence
@@ -10,15 +11,16 @@ from pathlib import Path
 from typing import BinaryIO, Protocol
 
 import svgwrite
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import CMYKColor, HexColor
 from reportlab.lib.units import mm as MM
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas as _RlCanvas
 
 from hashi_print.files import write_atomic
+from hashi_print.render.paper import COLOR_MODELS
+from hashi_print.render.preflight import Preflight
 
-PAPER = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 FONT = "HashiSans"
 FONT_BOLD = "HashiSans-Bold"
 # Bitstream Vera ships with reportlab; DejaVu Sans (its descendant) has the same metrics on most systems.
@@ -26,6 +28,9 @@ SVG_FONT_FAMILY = "'Bitstream Vera Sans', 'DejaVu Sans', Verdana, sans-serif"
 PT = 25.4 / 72.0
 _FONT_FILES = {FONT: "Vera.ttf", FONT_BOLD: "VeraBd.ttf"}
 _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
+# Greys this dark are the kit's ink: in CMYK they print as solid black on the black plate alone.
+SOLID_K_BELOW = 0x30
+_SUBSET_NAME = re.compile(rb"/([A-Z]{6})\+([A-Za-z0-9._-]+)")
 Point = tuple[float, float]
 
 
@@ -53,8 +58,8 @@ class Canvas(Protocol):
         """Draw a closed polygon."""
 
     def text(self, x: float, y: float, s: str, *, size_pt: float = 10, anchor: str = "start",
-             bold: bool = False, color: str = "#000000", id: str | None = None) -> None:
-        """Draw one line of text whose baseline is at y."""
+             bold: bool = False, color: str = "#000000", id: str | None = None, angle: float = 0) -> None:
+        """Draw one line of text whose baseline is at y, turned `angle` degrees anticlockwise."""
 
     def new_page(self) -> None:
         """Start a new page."""
@@ -94,16 +99,52 @@ def _check_anchor(anchor: str) -> str:
     return anchor
 
 
-class PdfCanvas:
-    """A Canvas writing a PDF with reportlab: embedded fonts, byte-identical output (invariant)."""
+def cmyk_of(color: str) -> CMYKColor:
+    """Convert "#rrggbb" to CMYK: greys on the black plate alone (dark ones solid), colours as usual."""
+    r, g, b = (int(_check_color(color)[i:i + 2], 16) for i in (1, 3, 5))
+    if r == g == b:
+        return CMYKColor(0, 0, 0, 1 if r < SOLID_K_BELOW else round(1 - r / 255, 4))
+    k = 1 - max(r, g, b) / 255
+    c, m, y = ((1 - v / 255 - k) / (1 - k) for v in (r, g, b))
+    return CMYKColor(round(c, 4), round(m, 4), round(y, 4), round(k, 4))
 
-    def __init__(self, path_or_buffer: str | Path | BinaryIO, page_w_mm: float, page_h_mm: float, *,
-                 title: str = "", author: str = "hashi_print", subject: str = ""):
+
+def _retag_subsets(pdf: bytes) -> bytes:
+    """Give each font subset its own tag (reportlab names every font's first subset AAAAAA+)."""
+    def tag(match: re.Match) -> bytes:
+        """A six-letter tag derived from the font's name and its original tag, so it is deterministic."""
+        digest = hashlib.sha256(match.group(2) + b"+" + match.group(1)).digest()
+        return b"/" + bytes(65 + d % 26 for d in digest[:6]) + b"+" + match.group(2)
+
+    # Same length in, same length out: the cross-reference offsets stay valid.
+    return _SUBSET_NAME.sub(tag, pdf)
+
+
+def _ink_box(x1: float, y1: float, x2: float, y2: float, pad: float) -> tuple[float, float, float, float]:
+    """Return (left, top, right, bottom) of a segment's or box's ink, `pad` mm beyond its geometry."""
+    return min(x1, x2) - pad, min(y1, y2) - pad, max(x1, x2) + pad, max(y1, y2) + pad
+
+
+class PdfCanvas:
+    """A Canvas writing a PDF with reportlab: embedded fonts, byte-identical output (invariant).
+
+    With `color="cmyk"` every colour is written in CMYK (greys on the black plate only); with a
+    `preflight`, every glyph and mark is checked as it is drawn and a file that breaks a rule is
+    never written.
+    """
+
+    def __init__(self, path_or_buffer: str | Path | BinaryIO | None, page_w_mm: float, page_h_mm: float, *,
+                 title: str = "", author: str = "hashi_print", subject: str = "", color: str = "rgb",
+                 preflight: Preflight | None = None):
         register_fonts()
+        if color not in COLOR_MODELS:
+            raise ValueError(f"colour model {color!r}: use rgb or cmyk")
         self.width = float(page_w_mm)
         self.height = float(page_h_mm)
         self._target = path_or_buffer
         self._buffer = io.BytesIO()
+        self._cmyk = color == "cmyk"
+        self.preflight = preflight
         self._c = _RlCanvas(self._buffer, pagesize=(self.width * MM, self.height * MM), invariant=1,
                             initialFontName=FONT, initialFontSize=10, pageCompression=1)
         self._c.setTitle(title)
@@ -117,9 +158,18 @@ class PdfCanvas:
         """Convert a top-down mm coordinate into reportlab's bottom-up points."""
         return (self.height - y) * MM
 
+    def _color(self, color: str):
+        """Return the reportlab colour for "#rrggbb" in this file's colour model."""
+        return cmyk_of(color) if self._cmyk else HexColor(_check_color(color))
+
+    def _mark(self, box: tuple[float, float, float, float], what: str, fill_only: bool = False) -> None:
+        """Tell the preflight, if any, where a mark's ink lies."""
+        if self.preflight is not None:
+            self.preflight.mark(box, what, fill_only)
+
     def _stroke_style(self, color: str, width: float, dash: tuple[float, ...] | None, cap: str) -> None:
         """Set stroke colour, width, dash pattern and line cap."""
-        self._c.setStrokeColor(HexColor(_check_color(color)))
+        self._c.setStrokeColor(self._color(color))
         self._c.setLineWidth(width * MM)
         self._c.setDash([d * MM for d in dash] if dash else [])
         self._c.setLineCap({"butt": 0, "round": 1, "square": 2}[cap])
@@ -130,25 +180,30 @@ class PdfCanvas:
             self._stroke_style(stroke, width, None, "butt")
             self._c.setLineJoin(0)
         if fill is not None:
-            self._c.setFillColor(HexColor(_check_color(fill)))
+            self._c.setFillColor(self._color(fill))
         return int(stroke is not None), int(fill is not None)
 
     def line(self, x1, y1, x2, y2, *, width=0.3, color="#000000", dash=None, cap="butt", id=None):
         """Draw a straight line, optionally dashed (dash lengths in mm)."""
         self._stroke_style(color, width, dash, cap)
         self._c.line(x1 * MM, self._y(y1), x2 * MM, self._y(y2))
+        self._mark(_ink_box(x1, y1, x2, y2, width / 2), f"a line at ({x1:.1f}, {y1:.1f}) mm")
 
     def circle(self, cx, cy, r, *, stroke="#000000", fill=None, width=0.3, id=None):
         """Draw a circle."""
         s, f = self._paint(stroke, fill, width)
         if s or f:
             self._c.circle(cx * MM, self._y(cy), r * MM, stroke=s, fill=f)
+            pad = r + (width / 2 if s else 0.0)
+            self._mark(_ink_box(cx, cy, cx, cy, pad), f"a circle at ({cx:.1f}, {cy:.1f}) mm", not s)
 
     def rect(self, x, y, w, h, *, stroke="#000000", fill=None, width=0.3, id=None):
         """Draw an axis-aligned rectangle with its top-left corner at (x, y)."""
         s, f = self._paint(stroke, fill, width)
         if s or f:
             self._c.rect(x * MM, self._y(y + h), w * MM, h * MM, stroke=s, fill=f)
+            self._mark(_ink_box(x, y, x + w, y + h, width / 2 if s else 0.0),
+                       f"a rectangle at ({x:.1f}, {y:.1f}) mm", not s)
 
     def polygon(self, points, *, stroke="#000000", fill=None, width=0.3, id=None):
         """Draw a closed polygon."""
@@ -161,15 +216,28 @@ class PdfCanvas:
             path.lineTo(x * MM, self._y(y))
         path.close()
         self._c.drawPath(path, stroke=s, fill=f)
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        self._mark(_ink_box(min(xs), min(ys), max(xs), max(ys), width / 2 if s else 0.0),
+                   f"a shape at ({xs[0]:.1f}, {ys[0]:.1f}) mm", not s)
 
-    def text(self, x, y, s, *, size_pt=10, anchor="start", bold=False, color="#000000", id=None):
-        """Draw one line of text whose baseline is at y."""
+    def text(self, x, y, s, *, size_pt=10, anchor="start", bold=False, color="#000000", id=None, angle=0):
+        """Draw one line of text whose baseline is at y, turned `angle` degrees anticlockwise."""
         _check_anchor(anchor)
-        self._c.setFont(FONT_BOLD if bold else FONT, size_pt)
-        self._c.setFillColor(HexColor(_check_color(color)))
+        font = FONT_BOLD if bold else FONT
+        self._c.setFont(font, size_pt)
+        self._c.setFillColor(self._color(color))
         draw = {"start": self._c.drawString, "middle": self._c.drawCentredString,
                 "end": self._c.drawRightString}[anchor]
-        draw(x * MM, self._y(y), s)
+        if angle:
+            self._c.saveState()
+            self._c.translate(x * MM, self._y(y))
+            self._c.rotate(angle)
+            draw(0, 0, s)
+            self._c.restoreState()
+        else:
+            draw(x * MM, self._y(y), s)
+        if self.preflight is not None:
+            self.preflight.text(x, y, s, size_pt, anchor, bold, font, angle)
 
     def set_boxes(self, *, trim: tuple[float, float, float, float] | None = None,
                   bleed: tuple[float, float, float, float] | None = None) -> None:
@@ -184,6 +252,8 @@ class PdfCanvas:
         """Finish this page and start the next one of the same size."""
         self._c.showPage()
         self.pages += 1
+        if self.preflight is not None:
+            self.preflight.new_page()
 
     @contextmanager
     def group(self, id: str) -> Iterator[None]:
@@ -197,19 +267,21 @@ class PdfCanvas:
         self._c.addOutlineEntry(title, key, level=level)
         self._c.showOutline()
 
-    def tobytes(self) -> bytes:
-        """Finish the document and return the PDF bytes."""
+    def tobytes(self, name: str = "the PDF") -> bytes:
+        """Finish the document and return the PDF bytes; with a preflight, raise PrintError if it fails."""
         self._c.showPage()
         self._c.save()
-        return self._buffer.getvalue()
+        data = _retag_subsets(self._buffer.getvalue())
+        if self.preflight is not None:
+            self.preflight.check(name, data)
+        return data
 
     def save(self) -> None:
         """Finish the document and write it to the path (atomically) or buffer given at creation."""
-        data = self.tobytes()
         if hasattr(self._target, "write"):
-            self._target.write(data)
+            self._target.write(self.tobytes())
         else:
-            write_atomic(self._target, data)
+            write_atomic(self._target, self.tobytes(Path(self._target).name))
 
 
 def _num(v: float) -> str:
@@ -221,7 +293,10 @@ def _num(v: float) -> str:
 class SvgCanvas:
     """A one-page Canvas writing SVG with svgwrite; user units are mm and every id is explicit."""
 
-    def __init__(self, page_w_mm: float, page_h_mm: float, *, title: str = ""):
+    def __init__(self, page_w_mm: float, page_h_mm: float, *, title: str = "",
+                 preflight: Preflight | None = None):
+        register_fonts()
+        self.preflight = preflight
         self.width = float(page_w_mm)
         self.height = float(page_h_mm)
         self._dwg = svgwrite.Drawing(size=(f"{_num(self.width)}mm", f"{_num(self.height)}mm"),
@@ -241,6 +316,11 @@ class SvgCanvas:
             element["id"] = id
         self._stack[-1].add(element)
 
+    def _mark(self, box: tuple[float, float, float, float], what: str, fill_only: bool) -> None:
+        """Tell the preflight, if any, where a mark's ink lies."""
+        if self.preflight is not None:
+            self.preflight.mark(box, what, fill_only)
+
     @staticmethod
     def _paint(stroke: str | None, fill: str | None, width: float) -> dict:
         """Return SVG presentation attributes for a closed shape."""
@@ -255,29 +335,46 @@ class SvgCanvas:
         el = self._dwg.line((_num(x1), _num(y1)), (_num(x2), _num(y2)), stroke=_check_color(color),
                             stroke_width=_num(width), **extra)
         self._add(el, id)
+        self._mark(_ink_box(x1, y1, x2, y2, width / 2), f"a line at ({x1:.1f}, {y1:.1f}) mm", False)
 
     def circle(self, cx, cy, r, *, stroke="#000000", fill=None, width=0.3, id=None):
         """Draw a circle."""
         self._add(self._dwg.circle((_num(cx), _num(cy)), _num(r), **self._paint(stroke, fill, width)), id)
+        if stroke or fill:
+            pad = r + (width / 2 if stroke else 0.0)
+            self._mark(_ink_box(cx, cy, cx, cy, pad), f"a circle at ({cx:.1f}, {cy:.1f}) mm", not stroke)
 
     def rect(self, x, y, w, h, *, stroke="#000000", fill=None, width=0.3, id=None):
         """Draw an axis-aligned rectangle with its top-left corner at (x, y)."""
         el = self._dwg.rect((_num(x), _num(y)), (_num(w), _num(h)), **self._paint(stroke, fill, width))
         self._add(el, id)
+        if stroke or fill:
+            self._mark(_ink_box(x, y, x + w, y + h, width / 2 if stroke else 0.0),
+                       f"a rectangle at ({x:.1f}, {y:.1f}) mm", not stroke)
 
     def polygon(self, points, *, stroke="#000000", fill=None, width=0.3, id=None):
         """Draw a closed polygon."""
         pts = [(_num(x), _num(y)) for x, y in points]
         self._add(self._dwg.polygon(pts, **self._paint(stroke, fill, width)), id)
+        if (stroke or fill) and points:
+            xs, ys = [p[0] for p in points], [p[1] for p in points]
+            self._mark(_ink_box(min(xs), min(ys), max(xs), max(ys), width / 2 if stroke else 0.0),
+                       f"a shape at ({xs[0]:.1f}, {ys[0]:.1f}) mm", not stroke)
 
-    def text(self, x, y, s, *, size_pt=10, anchor="start", bold=False, color="#000000", id=None):
-        """Draw one line of text whose baseline is at y."""
+    def text(self, x, y, s, *, size_pt=10, anchor="start", bold=False, color="#000000", id=None, angle=0):
+        """Draw one line of text whose baseline is at y, turned `angle` degrees anticlockwise."""
         el = self._dwg.text(s, insert=(_num(x), _num(y)), fill=_check_color(color),
                             font_size=_num(size_pt * PT), font_family=SVG_FONT_FAMILY,
                             text_anchor=_check_anchor(anchor))
+        # Without this, SVG collapses runs of spaces ("written ___  bridges ___") into one.
+        el["xml:space"] = "preserve"
         if bold:
             el["font-weight"] = "bold"
+        if angle:
+            el["transform"] = f"rotate({_num(-angle)} {_num(x)} {_num(y)})"
         self._add(el, id)
+        if self.preflight is not None:
+            self.preflight.text(x, y, s, size_pt, anchor, bold, FONT_BOLD if bold else FONT, angle)
 
     def set_boxes(self, *, trim=None, bleed=None) -> None:
         """Ignore print boxes: SVG has none."""
@@ -297,13 +394,15 @@ class SvgCanvas:
         finally:
             self._stack.pop()
 
-    def tostring(self) -> str:
-        """Return the SVG document as text."""
+    def tostring(self, name: str = "the SVG") -> str:
+        """Return the SVG document as text; with a preflight, raise PrintError if it fails."""
+        if self.preflight is not None:
+            self.preflight.check(name)
         return '<?xml version="1.0" encoding="utf-8" ?>\n' + self._dwg.tostring() + "\n"
 
     def save(self, path: str | Path) -> None:
         """Write the SVG document atomically."""
-        write_atomic(path, self.tostring())
+        write_atomic(path, self.tostring(Path(path).name))
 
 
 def wrap_text(s: str, size_pt: float, width_mm: float, bold: bool = False) -> list[str]:

@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from hashi_print.errors import LayoutError
+from hashi_print.errors import OptionError
 from hashi_print.game.deck import Card, Deck
-from hashi_print.render.canvas import PAPER, Canvas, PdfCanvas, SvgCanvas
-from hashi_print.render.sheet import INK
+from hashi_print.render.canvas import Canvas, PdfCanvas, SvgCanvas
+from hashi_print.render.paper import BLUE, PAPER
+from hashi_print.render.preflight import HOME_SAFE_MM, home_sheet
 
 CARD_W, CARD_H = 63.5, 88.9
 BLEED = 3.0
@@ -21,7 +22,7 @@ PER_PAGE = COLS * ROWS
 FRONT_BG = "#fbf6e9"
 BACK_BG = "#dbe7f5"
 CUT = "#b0b0b0"
-CROP_GAP, CROP_LEN = 1.0, 4.0
+CROP_GAP, CROP_LEN, MIN_CROP_LEN, CROP_WIDTH = 1.0, 4.0, 2.0, 0.25
 # Colour runs a little past the outer cut lines so a slightly shifted duplex print leaves no white edge.
 HOME_BLEED = 1.5
 Box = tuple[float, float, float, float]
@@ -42,7 +43,7 @@ class CardSheetLayout:
 def card_sheet_layout(paper: str = "a4") -> CardSheetLayout:
     """Place a 3 x 3 grid of touching poker cards in the middle of the page; backs mirror left-right."""
     if paper not in PAPER:
-        raise LayoutError(f"unknown paper {paper!r}; use a4 or letter")
+        raise OptionError(f"unknown paper {paper!r}; use a4 or letter")
     w, h = PAPER[paper]
     x0, y0 = (w - COLS * CARD_W) / 2, (h - ROWS * CARD_H) / 2
     fronts = tuple((x0 + c * CARD_W, y0 + r * CARD_H, CARD_W, CARD_H)
@@ -59,13 +60,13 @@ def draw_card_front(cv: Canvas, card: Card, box: Box, *, bleed: float = 0.0, id:
     x, y, w, h = box
     with cv.group(id or "card"):
         cv.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=None, fill=FRONT_BG)
-        cv.rect(x + 3.5, y + 3.5, w - 7.0, h - 7.0, stroke=INK, width=0.5)
+        cv.rect(x + 3.5, y + 3.5, w - 7.0, h - 7.0, stroke=BLUE, width=0.5)
         for cx, cy in ((x + 10.0, y + 11.0), (x + w - 10.0, y + h - 15.0)):
             cv.circle(cx, cy, 4.6, stroke="#000000", fill="#ffffff", width=0.45)
             cv.text(cx, cy + 1.6, str(card.numeral), size_pt=12, anchor="middle", bold=True)
             for k in range(card.bridges):
-                cv.line(cx - 3.0, cy + 6.6 + 1.3 * k, cx + 3.0, cy + 6.6 + 1.3 * k, width=0.5, color=INK)
-        cv.text(x + w / 2, y + 50.0, str(card.numeral), size_pt=88, anchor="middle", bold=True, color=INK)
+                cv.line(cx - 3.0, cy + 6.6 + 1.3 * k, cx + 3.0, cy + 6.6 + 1.3 * k, width=0.5, color=BLUE)
+        cv.text(x + w / 2, y + 50.0, str(card.numeral), size_pt=88, anchor="middle", bold=True, color=BLUE)
         _draw_chain(cv, x + w / 2, y + 64.0, card.bridges)
         word = "bridge" if card.bridges == 1 else "bridges"
         cv.text(x + w / 2, y + 75.5, f"{card.bridges} {word}", size_pt=8, anchor="middle", color="#444444")
@@ -86,42 +87,64 @@ def draw_card_back(cv: Canvas, box: Box, *, bleed: float = 0.0, id: str | None =
     x, y, w, h = box
     with cv.group(id or "back"):
         cv.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=None, fill=BACK_BG)
-        cv.rect(x + 3.5, y + 3.5, w - 7.0, h - 7.0, stroke=INK, width=0.5)
+        cv.rect(x + 3.5, y + 3.5, w - 7.0, h - 7.0, stroke=BLUE, width=0.5)
         cols, rows = (x + 13.0, x + w / 2, x + w - 13.0), (y + 16.0, y + h / 2, y + h - 16.0)
         for yy in (rows[0], rows[2]):
-            cv.line(cols[0], yy, cols[2], yy, width=0.9, color=INK)
+            cv.line(cols[0], yy, cols[2], yy, width=0.9, color=BLUE)
         for xx in (cols[0], cols[2]):
-            cv.line(xx, rows[0], xx, rows[2], width=0.9, color=INK)
-        cv.line(cols[1] - 1.0, rows[0], cols[1] - 1.0, rows[1] - 9.0, width=0.6, color=INK)
-        cv.line(cols[1] + 1.0, rows[0], cols[1] + 1.0, rows[1] - 9.0, width=0.6, color=INK)
+            cv.line(xx, rows[0], xx, rows[2], width=0.9, color=BLUE)
+        cv.line(cols[1] - 1.0, rows[0], cols[1] - 1.0, rows[1] - 9.0, width=0.6, color=BLUE)
+        cv.line(cols[1] + 1.0, rows[0], cols[1] + 1.0, rows[1] - 9.0, width=0.6, color=BLUE)
         for xx in cols:
             for yy in rows:
                 if (xx, yy) != (cols[1], rows[1]):
-                    cv.circle(xx, yy, 3.6, stroke=INK, fill="#ffffff", width=0.6)
-        cv.text(x + w / 2, y + h / 2 + 3.5, "HASHI", size_pt=17, anchor="middle", bold=True, color=INK)
+                    cv.circle(xx, yy, 3.6, stroke=BLUE, fill="#ffffff", width=0.6)
+        cv.text(x + w / 2, y + h / 2 + 3.5, "HASHI", size_pt=17, anchor="middle", bold=True, color=BLUE)
+
+
+def crop_lengths(lay: CardSheetLayout) -> tuple[float, float]:
+    """Return the lengths of the side and the top/bottom crop marks: as long as fits 5 mm inside the paper.
+
+    A mark that would be shorter than 2 mm is left out (0): the grey cut lines still show the cut.
+    """
+    def fit(margin: float) -> float:
+        """The longest mark up to CROP_LEN that keeps the safe distance from the paper's edge."""
+        room = margin - HOME_SAFE_MM - CROP_GAP - CROP_WIDTH / 2
+        return min(CROP_LEN, room) if room >= MIN_CROP_LEN else 0.0
+
+    return fit(lay.cut_xs[0]), fit(lay.cut_ys[0])
+
+
+def home_bleed(lay: CardSheetLayout) -> float:
+    """Return how far the card colour runs past the outer cut lines: up to HOME_BLEED, 5 mm from the edge."""
+    return max(0.0, min(HOME_BLEED, lay.cut_xs[0] - HOME_SAFE_MM, lay.cut_ys[0] - HOME_SAFE_MM))
 
 
 def draw_crop_marks(cv: Canvas, lay: CardSheetLayout, prefix: str) -> None:
-    """Draw the shared cut lines across the grid and crop marks outside it."""
+    """Draw the shared cut lines across the grid and crop marks outside it where they fit the paper."""
     top, bottom = lay.cut_ys[0], lay.cut_ys[-1]
     left, right = lay.cut_xs[0], lay.cut_xs[-1]
+    side_len, end_len = crop_lengths(lay)
     for i, cx in enumerate(lay.cut_xs):
         cv.line(cx, top, cx, bottom, width=0.15, color=CUT, id=f"{prefix}cut-x-{i}")
-        cv.line(cx, top - CROP_GAP, cx, top - CROP_GAP - CROP_LEN, width=0.25, id=f"{prefix}crop-x-{i}-top")
-        cv.line(cx, bottom + CROP_GAP, cx, bottom + CROP_GAP + CROP_LEN, width=0.25,
-                id=f"{prefix}crop-x-{i}-bottom")
+        if end_len:
+            cv.line(cx, top - CROP_GAP, cx, top - CROP_GAP - end_len, width=CROP_WIDTH,
+                    id=f"{prefix}crop-x-{i}-top")
+            cv.line(cx, bottom + CROP_GAP, cx, bottom + CROP_GAP + end_len, width=CROP_WIDTH,
+                    id=f"{prefix}crop-x-{i}-bottom")
     for j, cy in enumerate(lay.cut_ys):
         cv.line(left, cy, right, cy, width=0.15, color=CUT, id=f"{prefix}cut-y-{j}")
-        cv.line(left - CROP_GAP, cy, left - CROP_GAP - CROP_LEN, cy, width=0.25,
-                id=f"{prefix}crop-y-{j}-left")
-        cv.line(right + CROP_GAP, cy, right + CROP_GAP + CROP_LEN, cy, width=0.25,
-                id=f"{prefix}crop-y-{j}-right")
+        if side_len:
+            cv.line(left - CROP_GAP, cy, left - CROP_GAP - side_len, cy, width=CROP_WIDTH,
+                    id=f"{prefix}crop-y-{j}-left")
+            cv.line(right + CROP_GAP, cy, right + CROP_GAP + side_len, cy, width=CROP_WIDTH,
+                    id=f"{prefix}crop-y-{j}-right")
 
 
 def draw_front_page(cv: Canvas, lay: CardSheetLayout, cards: list[tuple[int, Card]]) -> None:
     """Draw up to nine numbered cards (deck position, card) into the slots of one page."""
     for (n, card), box in zip(cards, lay.fronts, strict=False):
-        draw_card_front(cv, card, box, bleed=HOME_BLEED, id=f"card-{n}")
+        draw_card_front(cv, card, box, bleed=home_bleed(lay), id=f"card-{n}")
         cv.rect(*box, stroke=None, fill=None, id=f"card-{n}-trim")
     draw_crop_marks(cv, lay, "")
 
@@ -129,7 +152,7 @@ def draw_front_page(cv: Canvas, lay: CardSheetLayout, cards: list[tuple[int, Car
 def draw_back_page(cv: Canvas, lay: CardSheetLayout, count: int) -> None:
     """Draw the backs behind the first `count` front slots, mirrored for long-edge duplex."""
     for k, box in enumerate(lay.backs[:count]):
-        draw_card_back(cv, box, bleed=HOME_BLEED, id=f"back-{k + 1}")
+        draw_card_back(cv, box, bleed=home_bleed(lay), id=f"back-{k + 1}")
         cv.rect(*box, stroke=None, fill=None, id=f"back-{k + 1}-trim")
     draw_crop_marks(cv, lay, "")
 
@@ -143,7 +166,8 @@ def _pages(deck: Deck) -> list[list[tuple[int, Card]]]:
 def render_cards_pdf(deck: Deck, paper: str, out: str | Path) -> Path:
     """Write the home-print deck: each page of nine fronts followed by its mirrored backs."""
     lay = card_sheet_layout(paper)
-    cv = PdfCanvas(out, lay.width, lay.height, title="Hashi cards (print double-sided, flip on long edge)")
+    cv = PdfCanvas(out, lay.width, lay.height, title="Hashi cards (print double-sided, flip on long edge)",
+                   preflight=home_sheet(lay.width, lay.height))
     for k, page in enumerate(_pages(deck)):
         if k:
             cv.new_page()
@@ -176,11 +200,13 @@ def render_cards_svg(deck: Deck, paper: str, out_dir: str | Path, stem: str = "c
     paths = []
     pages = _pages(deck)
     for k, page in enumerate(pages):
-        svg = SvgCanvas(lay.width, lay.height, title=f"Hashi cards, fronts page {k + 1}")
+        svg = SvgCanvas(lay.width, lay.height, title=f"Hashi cards, fronts page {k + 1}",
+                        preflight=home_sheet(lay.width, lay.height))
         draw_front_page(svg, lay, page)
         paths.append(Path(out_dir) / f"{stem}-front-{k + 1}.svg")
         svg.save(paths[-1])
-    svg = SvgCanvas(lay.width, lay.height, title="Hashi cards, backs")
+    svg = SvgCanvas(lay.width, lay.height, title="Hashi cards, backs",
+                    preflight=home_sheet(lay.width, lay.height))
     draw_back_page(svg, lay, max(len(p) for p in pages))
     paths.append(Path(out_dir) / f"{stem}-back.svg")
     svg.save(paths[-1])

@@ -14,7 +14,8 @@ from functools import cache
 from importlib import resources
 
 from hashi_print.render.canvas import Canvas
-from hashi_print.render.sheet import INK, SheetLayout
+from hashi_print.render.paper import BLUE
+from hashi_print.render.sheet import SheetLayout
 from hashi_print.sheets.marks import Marks
 
 PENS = {
@@ -29,7 +30,7 @@ PENS = {
 class Pen:
     """How the marks are drawn: colour, stroke width (mm), and for a hand its randomness."""
 
-    color: str = INK
+    color: str = BLUE
     width: float = 0.6
     rng: random.Random | None = None
     glyphs: dict[int, list] | None = None

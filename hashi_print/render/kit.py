@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from hashi_print.errors import LayoutError
+from hashi_print.errors import OptionError
 from hashi_print.files import write_atomic
-from hashi_print.game.board import LAYOUTS, BoardSide, load_side
-from hashi_print.game.deck import Deck, Scoring, load_deck, load_scoring
+from hashi_print.game.board import BoardSide, builtin_side, load_side
+from hashi_print.game.deck import Deck, load_deck
+from hashi_print.game.scoring import Scoring, load_scoring
 from hashi_print.render.cards import render_cards_pdf, render_cards_printshop, render_cards_svg
 from hashi_print.render.leaflet import leaflet_examples, render_leaflet
 from hashi_print.render.sheet import render_sheet
@@ -27,29 +28,18 @@ class KitData:
     scoring: Scoring
 
 
-def _need(path: Path, what: str) -> Path:
-    """Return `path`, or raise LayoutError saying which designed file is missing."""
-    if not path.is_file():
-        raise LayoutError(f"{what} is missing ({path}); the designed layouts belong in {LAYOUTS} "
-                          f"(or pass the file explicitly)")
-    return path
-
-
 def load_kit_data(side_a: BoardSide | str | Path | None = None, side_b: BoardSide | str | Path | None = None,
                   deck: Deck | str | Path | None = None,
                   scoring: Scoring | str | Path | None = None) -> KitData:
-    """Collect sides, deck and scoring: objects are used as given, paths are read, None means layouts/."""
+    """Collect sides, deck and scoring: objects as given, paths read, None the designed ones."""
     def side(value: BoardSide | str | Path | None, name: str) -> BoardSide:
         """Resolve one side."""
         if isinstance(value, BoardSide):
             return value
-        return load_side(_need(Path(value) if value else LAYOUTS / f"side-{name.lower()}.json",
-                               f"the layout of side {name}"))
+        return load_side(value) if value else builtin_side(name)
 
-    d = deck if isinstance(deck, Deck) else load_deck(_need(Path(deck) if deck else LAYOUTS / "deck.json",
-                                                            "the deck file"))
-    s = scoring if isinstance(scoring, Scoring) else load_scoring(
-        _need(Path(scoring) if scoring else LAYOUTS / "scoring.json", "the scoring file"))
+    d = deck if isinstance(deck, Deck) else load_deck(deck)
+    s = scoring if isinstance(scoring, Scoring) else load_scoring(scoring)
     return KitData(side(side_a, "A"), side(side_b, "B"), d, s)
 
 
@@ -58,7 +48,7 @@ def papers_of(paper: str) -> tuple[str, ...]:
     if paper == "both":
         return ("a4", "letter")
     if paper not in PAPER_NAMES:
-        raise LayoutError(f"unknown paper {paper!r}; use a4, letter or both")
+        raise OptionError(f"unknown paper {paper!r}; use a4, letter or both")
     return (paper,)
 
 
@@ -88,22 +78,29 @@ def build_kit(out_dir: str | Path, paper: str = "both", *, side_a: BoardSide | s
     written.append((render_cards_printshop(data.deck, out / "cards-printshop.pdf"),
                     "the 18 cards for a print shop: one poker-size card face per page with 3 mm bleed "
                     "(TrimBox/BleedBox set), front then back"))
-    svg, sp = out / "svg", papers[0]
-    size = f"{PAPER_NAMES[sp]} size"
-    for side in (data.side_a, data.side_b):
-        path = render_sheet(side, data.deck, data.scoring, sp, "svg", svg / f"sheet-{side.name}.svg")
-        written.append((path, f"score sheet, side {side.name}, as SVG ({size}; ids island-X, lane-X-Y)"))
-    for path in render_cards_svg(data.deck, sp, svg):
-        what = "card backs" if path.stem.endswith("back") else f"card fronts, page {path.stem[-1]}"
-        written.append((path, f"{what} as SVG ({size})"))
-    written.append((render_solo(data.scoring, sp, "svg", svg / "solo.svg"), f"solo table as SVG ({size})"))
-    for page in (1, 2):
-        written.append((render_leaflet(data.side_a, data.scoring, sp, "svg", svg / f"rules-{page}.svg",
-                                       page=page, examples=examples),
-                        f"rules leaflet page {page} as SVG ({size})"))
+    for sp in papers:
+        written += svg_files(data, sp, out / "svg" / sp, examples)
     written += sample_books(out, papers)
     index = write_atomic(out / "index.md", index_text(written, out))
     written.append((index, "this list"))
+    return written
+
+
+def svg_files(data: KitData, paper: str, svg: Path, examples) -> list[tuple[Path, str]]:
+    """Write the sheets, cards, solo table and leaflet as SVG for one paper size."""
+    size = f"{PAPER_NAMES[paper]} size"
+    written: list[tuple[Path, str]] = []
+    for side in (data.side_a, data.side_b):
+        path = render_sheet(side, data.deck, data.scoring, paper, "svg", svg / f"sheet-{side.name}.svg")
+        written.append((path, f"score sheet, side {side.name}, as SVG ({size}; ids island-X, lane-X-Y)"))
+    for path in render_cards_svg(data.deck, paper, svg):
+        what = "card backs" if path.stem.endswith("back") else f"card fronts, page {path.stem[-1]}"
+        written.append((path, f"{what} as SVG ({size})"))
+    written.append((render_solo(data.scoring, paper, "svg", svg / "solo.svg"), f"solo table as SVG ({size})"))
+    for page in (1, 2):
+        written.append((render_leaflet(data.side_a, data.scoring, paper, "svg", svg / f"rules-{page}.svg",
+                                       page=page, examples=examples),
+                        f"rules leaflet page {page} as SVG ({size})"))
     return written
 
 
@@ -112,14 +109,15 @@ SAMPLE_BOOK = {"count": 12, "sizes": ((7, 7), (10, 10)), "difficulty": "mixed", 
 
 def sample_books(out: Path, papers: tuple[str, ...]) -> list[tuple[Path, str]]:
     """Write a small book of classic puzzles (generated once, laid out per paper) for solo evenings."""
-    from hashi_print.render.book import BookOptions, book_plan_requests, generate_puzzles, render_book
+    from hashi_print.puzzle.book import book_plan_requests, generate_puzzles
+    from hashi_print.render.book import BookOptions, render_book
 
     requests = book_plan_requests(SAMPLE_BOOK["count"], SAMPLE_BOOK["sizes"], SAMPLE_BOOK["difficulty"])
     puzzles = list(generate_puzzles(requests, SAMPLE_BOOK["seed"]))
     written = []
     for p in papers:
         options = BookOptions(title="Hashi: classic puzzles", trim=p,
-                              note=f"made with hashi-print · seed {SAMPLE_BOOK['seed']}")
+                              note=f"seed {SAMPLE_BOOK['seed']}")
         book = render_book(puzzles, options)
         path = write_atomic(out / f"puzzles-{p}.pdf", book.pdf)
         written.append((path, f"{len(puzzles)} classic Hashiwokakero puzzles (7x7 and 10x10, easy to "
@@ -146,10 +144,10 @@ def print_sheet(side: str | None, layout: str | Path | None, paper: str, fmt: st
     if layout:
         board = load_side(layout)
     elif side and side.strip().upper() in ("A", "B"):
-        board = load_side(_need(LAYOUTS / f"side-{side.strip().lower()}.json", f"the layout of side {side}"))
+        board = builtin_side(side)
     else:
-        raise LayoutError("say which board: --side A or --side B, or --layout FILE")
-    d = load_deck(_need(Path(deck) if deck else LAYOUTS / "deck.json", "the deck file"))
-    s = load_scoring(_need(Path(scoring) if scoring else LAYOUTS / "scoring.json", "the scoring file"))
+        raise OptionError("say which board: --side A or --side B, or --layout FILE")
+    d = load_deck(deck)
+    s = load_scoring(scoring)
     target = Path(out) if out else Path("output") / f"sheet-{board.name}-{paper}.{fmt}"
     return render_sheet(board, d, s, paper, fmt, target, custom=bool(layout))

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hashi_print.errors import LayoutError
+from hashi_print.errors import LayoutError, OptionError
 from hashi_print.game.board import BoardIsland, BoardSide
-from hashi_print.game.deck import Card, Scoring
+from hashi_print.game.deck import Card
 from hashi_print.game.rules import GameState, Move, apply, legal_moves, move_text, move_violations, new_game
+from hashi_print.game.scoring import Scoring
 from hashi_print.render.canvas import (
-    PAPER,
     PT,
     Canvas,
     PdfCanvas,
@@ -19,6 +19,8 @@ from hashi_print.render.canvas import (
     text_width,
     wrap_text,
 )
+from hashi_print.render.paper import PAPER
+from hashi_print.render.preflight import home_sheet
 from hashi_print.render.sheet import board_geometry, draw_board
 
 LEFT = 16.0
@@ -309,17 +311,17 @@ def render_leaflet(side: BoardSide, scoring: Scoring, paper: str, fmt: str, out:
                    page: int | None = None, examples: list[Example] | None = None) -> Path:
     """Write the leaflet: both pages as PDF, or one page (`page` 1 or 2) as SVG."""
     if paper not in PAPER:
-        raise LayoutError(f"unknown paper {paper!r}; use a4 or letter")
+        raise OptionError(f"unknown paper {paper!r}; use a4 or letter")
     w, h = PAPER[paper]
     examples = examples if examples is not None else leaflet_examples(side)
     if fmt == "pdf":
-        cv = PdfCanvas(out, w, h, title="Hashi rules")
+        cv = PdfCanvas(out, w, h, title="Hashi rules", preflight=home_sheet(w, h))
         draw_leaflet_page(cv, 1, side, scoring, examples)
         cv.new_page()
         draw_leaflet_page(cv, 2, side, scoring, examples)
         cv.save()
     else:
-        svg = SvgCanvas(w, h, title=f"Hashi rules, page {page or 1}")
+        svg = SvgCanvas(w, h, title=f"Hashi rules, page {page or 1}", preflight=home_sheet(w, h))
         draw_leaflet_page(svg, page or 1, side, scoring, examples)
         svg.save(out)
     return Path(out)

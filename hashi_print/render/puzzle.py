@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from hashi_print.puzzle.model import Puzzle, Solution
 from hashi_print.render.canvas import PT, Canvas
+from hashi_print.render.paper import INK
 
 # Height of a digit in Bitstream Vera as a fraction of the font size (1493 / 2048 units).
 DIGIT_HEIGHT = 0.729
@@ -17,10 +18,10 @@ class GridStyle:
 
     island_ratio: float = 0.78
     digit_ratio: float = 0.50
-    ink: str = "#1a1a1a"
+    ink: str = INK
     frame: str | None = "#8c8c8c"
     dot: str = "#b4b4b4"
-    bridge: str = "#1a1a1a"
+    bridge: str = INK
     dots: bool = True
     bold_digits: bool = False
 
@@ -32,7 +33,7 @@ PICTURE_STYLE = GridStyle(dots=False, frame=None, bold_digits=True)
 
 def grid_size(puzzle: Puzzle, cell: float) -> tuple[float, float]:
     """Return the (width, height) in mm a puzzle takes when drawn with `cell` mm per grid cell."""
-    return puzzle.width * cell, puzzle.height * cell
+    return puzzle.cols * cell, puzzle.rows * cell
 
 
 def min_cell_for_island(diameter_mm: float, style: GridStyle = PUZZLE_STYLE) -> float:
@@ -59,9 +60,9 @@ def draw_puzzle(canvas: Canvas, puzzle: Puzzle, x: float, y: float, cell: float,
     if style.dots:
         # One dotted line per row (zero-length dashes with round caps); islands are drawn over them.
         r_dot = max(0.18, 0.035 * cell)
-        for row in range(puzzle.height):
+        for row in range(puzzle.rows):
             x1, cy = _centre(x, y, cell, row, 0)
-            x2 = x1 + (puzzle.width - 1) * cell
+            x2 = x1 + (puzzle.cols - 1) * cell
             canvas.line(x1, cy, x2 + cell / 2, cy, width=2 * r_dot, color=style.dot, dash=(0, cell),
                         cap="round")
     if solution is not None:

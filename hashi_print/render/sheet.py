@@ -10,17 +10,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from hashi_print.errors import LayoutError
+from hashi_print.errors import LayoutError, OptionError
 from hashi_print.game.board import BoardSide
-from hashi_print.game.deck import GOALS, Card, Deck, Scoring
-from hashi_print.render.canvas import PAPER, Canvas, PdfCanvas, SvgCanvas, text_width
+from hashi_print.game.deck import GOALS, Card, Deck
+from hashi_print.game.scoring import Scoring
+from hashi_print.render.canvas import Canvas, PdfCanvas, SvgCanvas, text_width
 from hashi_print.render.markers import CORNERS, draw_marker, sheet_marker_ids
+from hashi_print.render.paper import BLUE, PAPER
+from hashi_print.render.preflight import home_sheet
 
 Box = tuple[float, float, float, float]
 Point = tuple[float, float]
 FLAG_COLORS = {"red": "#d62728", "blue": "#1f5fbf"}
-INK = "#1b3d8f"
-NEW_INK = "#e07b00"
+NEW_THIS_TURN = "#e07b00"
 LANE_DOTS = "#7a7a7a"
 LANE_TRACK = "#c9d6e8"
 MARGIN = 8.0
@@ -97,7 +99,7 @@ def sheet_layout(side: BoardSide, paper: str = "a4", cards: int = 18, custom: bo
     A `custom` layout (a user's own file) gets the "other layout" markers whatever its side name.
     """
     if paper not in PAPER:
-        raise LayoutError(f"unknown paper {paper!r}; use a4 or letter")
+        raise OptionError(f"unknown paper {paper!r}; use a4 or letter")
     w, h = PAPER[paper]
     left, right = MARGIN, w - MARGIN
     inner = right - left
@@ -163,7 +165,7 @@ def draw_board(cv: Canvas, side: BoardSide, bg: BoardGeometry, *, state=None, pr
     the highlight colour; `forbidden` lists lanes drawn as refused bridges; `numerals` maps islands to
     numerals just written (or attempted), shown in the highlight colour.
     """
-    label_pt = max(4.5, min(9.0, bg.pitch * 0.45))
+    label_pt = max(6.0, min(9.0, bg.pitch * 0.45))
     dot = max(0.3, min(0.55, bg.r * 0.09))
     for k, (x1, y1, x2, y2) in enumerate(bg.lanes):
         name = side.lane_name(k)
@@ -175,9 +177,9 @@ def draw_board(cv: Canvas, side: BoardSide, bg: BoardGeometry, *, state=None, pr
             cv.line(x1, y1, x2, y2, width=dot, color=LANE_DOTS, dash=(0.0, dot * 2.8), cap="round")
     if state is not None:
         new = set(highlight or ())
-        _draw_state_bridges(cv, side, bg, state.bridges, INK, prefix + "bridge",
+        _draw_state_bridges(cv, side, bg, state.bridges, BLUE, prefix + "bridge",
                             only=set(range(len(bg.lanes))) - new)
-        _draw_state_bridges(cv, side, bg, state.bridges, NEW_INK, prefix + "new", only=new)
+        _draw_state_bridges(cv, side, bg, state.bridges, NEW_THIS_TURN, prefix + "new", only=new)
     for k in forbidden:
         x1, y1, x2, y2 = bg.lanes[k]
         cv.line(x1, y1, x2, y2, width=0.6, color=FLAG_COLORS["red"], dash=(1.0, 0.8),
@@ -196,14 +198,14 @@ def draw_board(cv: Canvas, side: BoardSide, bg: BoardGeometry, *, state=None, pr
                 draw_flag(cv, cx, cy, bg.r, isl.flag)
         written = None if state is None else state.numerals[i]
         if numerals and i in numerals:
-            written, colour = numerals[i], NEW_INK
+            written, colour = numerals[i], NEW_THIS_TURN
         else:
-            colour = INK
+            colour = BLUE
         if written is not None:
             cv.text(cx, by + bh * 0.85, str(written), size_pt=bh / 0.3528 * 0.95, anchor="middle",
                     bold=True, color=colour, id=f"{prefix}numeral-{isl.label}")
         if state is not None and i in state.circled:
-            cv.circle(cx, cy, bg.r * 1.28, stroke=INK, width=max(0.35, bg.r * 0.08),
+            cv.circle(cx, cy, bg.r * 1.28, stroke=BLUE, width=max(0.35, bg.r * 0.08),
                       id=f"{prefix}circled-{isl.label}")
 
 
@@ -257,7 +259,7 @@ def _draw_ruler(cv: Canvas, x: float, y: float, length: float) -> None:
             cv.line(x + k, y, x + k, y - tick, width=0.15 if k % 5 else 0.25)
         cv.text(x, y + 3.2, "0", size_pt=6, anchor="middle")
         cv.text(x + length, y + 3.2, f"{length:g} mm", size_pt=6, anchor="middle")
-        cv.text(x + length / 2, y + 3.2, "printed at 100 % if this is 50 mm", size_pt=5.5,
+        cv.text(x + length / 2, y + 3.2, "printed at 100 % if this is 50 mm", size_pt=6,
                 anchor="middle", color="#555555")
 
 
@@ -277,7 +279,7 @@ def _draw_turns(cv: Canvas, lay: SheetLayout) -> None:
     cv.text(lay.turn_label[0], lay.turn_label[1], "Turn", size_pt=9, bold=True, id="turns-label")
     for k, (x, y, w, h) in enumerate(lay.turn_boxes):
         cv.rect(x, y, w, h, stroke="#777777", width=0.25, id=f"turn-{k + 1}")
-        cv.text(x + 0.8, y + 2.6, str(k + 1), size_pt=5.5, color="#777777")
+        cv.text(x + 0.8, y + 2.6, str(k + 1), size_pt=6, color="#777777")
 
 
 def _goal_icon(cv: Canvas, goal: str, x: float, y: float) -> None:
@@ -306,12 +308,12 @@ def _draw_bonus(cv: Canvas, scoring: Scoring, lay: SheetLayout) -> None:
             with cv.group(f"bonus-{goal}-{which}"):
                 cv.rect(x, y, w, h, width=0.35)
                 cv.text(x + w / 2, y + 5.2, str(value), size_pt=12, anchor="middle", bold=True)
-                cv.text(x + w / 2, y + h - 0.8, which, size_pt=4.5, anchor="middle", color="#555555")
+                cv.text(x + w / 2, y + h - 0.8, which, size_pt=6, anchor="middle", color="#555555")
         with cv.group(f"bonus-{goal}-turn"):
             for x, y, w, h in lay.goal_turn_cells[goal]:
                 cv.rect(x, y, w, h, stroke="#777777", width=0.25)
     tens, units = lay.goal_turn_cells[GOALS[-1]]
-    cv.text((tens[0] + units[0] + units[2]) / 2, tens[1] + tens[3] + 2.0, "turn reached", size_pt=5,
+    cv.text((tens[0] + units[0] + units[2]) / 2, tens[1] + tens[3] + 2.0, "turn reached", size_pt=6,
             anchor="middle", color="#555555", id="bonus-turn-label")
 
 
@@ -322,7 +324,7 @@ def _draw_score(cv: Canvas, scoring: Scoring, lay: SheetLayout) -> None:
     boxes = lay.score_boxes
     x, y, w, h = boxes["circled"]
     cv.circle(sx + 3.0, y + h / 2, 2.6, width=0.3)
-    cv.circle(sx + 3.0, y + h / 2, 3.4, width=0.3, stroke=INK)
+    cv.circle(sx + 3.0, y + h / 2, 3.4, width=0.3, stroke=BLUE)
     cv.text(sx + 8.0, y + h / 2 + 1.2, "circled", size_pt=8)
     cv.text(x + w + 2.0, y + h / 2 + 1.4, f"\u00d7 {scoring.per_circled} =", size_pt=9)
     x2 = boxes["bonus"][0]
@@ -341,15 +343,15 @@ def render_sheet(side: BoardSide, deck: Deck, scoring: Scoring, paper: str, fmt:
     lay = sheet_layout(side, paper, len(deck.cards), custom)
     title = f"Hashi side {side.name} score sheet"
     if fmt == "pdf":
-        cv = PdfCanvas(out, lay.width, lay.height, title=title)
+        cv = PdfCanvas(out, lay.width, lay.height, title=title, preflight=home_sheet(lay.width, lay.height))
         draw_sheet(cv, side, deck, scoring, lay)
         cv.save()
     elif fmt == "svg":
-        svg = SvgCanvas(lay.width, lay.height, title=title)
+        svg = SvgCanvas(lay.width, lay.height, title=title, preflight=home_sheet(lay.width, lay.height))
         draw_sheet(svg, side, deck, scoring, lay)
         svg.save(out)
     else:
-        raise LayoutError(f"unknown format {fmt!r}; use pdf or svg")
+        raise OptionError(f"unknown format {fmt!r}; use pdf or svg")
     return Path(out)
 
 

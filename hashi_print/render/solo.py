@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hashi_print.errors import LayoutError
-from hashi_print.game.deck import GOALS, Scoring
-from hashi_print.render.canvas import PAPER, Canvas, PdfCanvas, SvgCanvas, draw_paragraph
-from hashi_print.render.sheet import FLAG_COLORS, INK
+from hashi_print.errors import LayoutError, OptionError
+from hashi_print.game.deck import GOALS
+from hashi_print.game.scoring import Scoring
+from hashi_print.render.canvas import Canvas, PdfCanvas, SvgCanvas, draw_paragraph
+from hashi_print.render.paper import BLUE, PAPER
+from hashi_print.render.preflight import home_sheet
+from hashi_print.render.sheet import FLAG_COLORS
 
 GOAL_NAMES = {"red": "Red flags", "blue": "Blue flags", "six": "Six joined"}
 HOW_TO = (
@@ -78,7 +81,7 @@ def _side_block(cv: Canvas, scoring: Scoring, side: str, left: float, y: float, 
         for k, goal in enumerate(GOALS):
             x = left + col0 + k * colw
             high = scoring.bonus[goal][0]
-            colour = FLAG_COLORS.get(goal, INK)
+            colour = FLAG_COLORS.get(goal, BLUE)
             cv.text(x + colw / 2, y + 5.8, f"{GOAL_NAMES[goal]} ({high})", size_pt=9, bold=True,
                     anchor="middle", color=colour)
         rows = solo_levels(scoring, side)
@@ -111,14 +114,14 @@ def _side_block(cv: Canvas, scoring: Scoring, side: str, left: float, y: float, 
 def render_solo(scoring: Scoring, paper: str, fmt: str, out: str | Path) -> Path:
     """Write the solo table as PDF or SVG."""
     if paper not in PAPER:
-        raise LayoutError(f"unknown paper {paper!r}; use a4 or letter")
+        raise OptionError(f"unknown paper {paper!r}; use a4 or letter")
     w, h = PAPER[paper]
     if fmt == "pdf":
-        cv = PdfCanvas(out, w, h, title="Hashi solo table")
+        cv = PdfCanvas(out, w, h, title="Hashi solo table", preflight=home_sheet(w, h))
         draw_solo(cv, scoring)
         cv.save()
     else:
-        svg = SvgCanvas(w, h, title="Hashi solo table")
+        svg = SvgCanvas(w, h, title="Hashi solo table", preflight=home_sheet(w, h))
         draw_solo(svg, scoring)
         svg.save(out)
     return Path(out)

@@ -6,8 +6,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from hashi_print.game.board import LAYOUTS, BoardSide
-from hashi_print.game.deck import CARDS_PLAYED, GOALS, Card, Deck, Scoring, load_deck, load_scoring
+from hashi_print.game.board import BoardSide
+from hashi_print.game.deck import CARDS_PLAYED, GOALS, Card, Deck, load_deck
 from hashi_print.game.rules import (
     SETUP_VALUES,
     GameState,
@@ -15,7 +15,16 @@ from hashi_print.game.rules import (
     apply,
     goals_met,
     move_violations,
-    score_state,
+)
+from hashi_print.game.scoring import (
+    GameScore,
+    PlayerScore,
+    Score,
+    Scoring,
+    load_scoring,
+    score_game,
+    score_sheet,
+    winners,
 )
 from hashi_print.sheets.formats import Line, Record, Sheet, read_sheet
 
@@ -58,7 +67,7 @@ class Report:
     partial: bool
     violations: tuple[Violation, ...]
     unchecked: tuple[str, ...]
-    score: dict | None
+    score: Score | None
     state: GameState
     cards: tuple[Card, ...] = ()
 
@@ -70,7 +79,7 @@ class Report:
     def to_json(self) -> dict:
         """Return the `validate --json` contract object (with extra keys for the rule set and input)."""
         return {
-            "ok": self.ok, "score": self.score,
+            "ok": self.ok, "score": self.score.to_json() if self.score is not None else None,
             "violations": [v.to_json() for v in self.violations],
             "unchecked": list(self.unchecked),
             "kind": self.kind, "side": self.side, "player": self.player,
@@ -79,18 +88,14 @@ class Report:
         }
 
 
-def default_deck(path: str | Path | None = None) -> Deck | None:
-    """Load the deck at `path`, or layouts/deck.json when it exists, else None."""
-    if path is not None:
-        return load_deck(path)
-    return load_deck() if (LAYOUTS / "deck.json").exists() else None
+def default_deck(path: str | Path | None = None) -> Deck:
+    """Load the deck at `path`, or the designed deck shipped in the package."""
+    return load_deck(path)
 
 
-def default_scoring(path: str | Path | None = None) -> Scoring | None:
-    """Load the scoring at `path`, or layouts/scoring.json when it exists, else None."""
-    if path is not None:
-        return load_scoring(path)
-    return load_scoring() if (LAYOUTS / "scoring.json").exists() else None
+def default_scoring(path: str | Path | None = None) -> Scoring:
+    """Load the scoring at `path`, or the designed scoring shipped in the package."""
+    return load_scoring(path)
 
 
 def validate_file(path: str | Path, layout: BoardSide | None = None, deck: Deck | None = None,
@@ -109,7 +114,7 @@ def validate(doc: Sheet | Record, deck: Deck | None = None, scoring: Scoring | N
         violations, unchecked, state = _validate_sheet(doc, deck, partial)
     score = None
     if not violations and scoring is not None:
-        score = score_state(state, scoring, solo_side=doc.side.name if solo else None, solo_level=level)
+        score = score_sheet(state, scoring, solo_side=doc.side.name if solo else None, solo_level=level)
     if scoring is None:
         unchecked = unchecked + ("score: no scoring file (layouts/scoring.json missing; "
                                  "pass --scoring FILE)",)
@@ -425,7 +430,7 @@ def report_lines(report: Report) -> list[str]:
                                   f"turn {v.turn}" if v.turn is not None else "") if x)
         lines.append(f"  {at + ': ' if at else ''}{v.rule} at {v.where}: {v.message}")
     if report.score is not None:
-        lines.append(score_line(report.score))
+        lines.append(report.score.text())
     else:
         why = "the sheet breaks a rule" if not report.ok else "no scoring file"
         lines.append(f"score: none ({why})")
@@ -435,31 +440,20 @@ def report_lines(report: Report) -> list[str]:
     return lines
 
 
-def score_line(score: dict) -> str:
-    """Write a score as `score: 18 for 9 circled islands + red 9 + six 8 = 35`."""
-    parts = [f"{score['circled_points']} for {score['circled']} circled islands"]
-    parts += [f"{g} {p}" for g, p in score["bonus"].items()]
-    return f"score: {' + '.join(parts)} = {score['total']}"
-
-
-def score_players(reports: list[Report], scoring: Scoring) -> dict:
+def score_players(reports: list[Report], scoring: Scoring) -> GameScore:
     """Score several players of one game together, resolving who reached each bonus first.
 
-    Returns {"players": [...], "winners": [...], "problems": [...]}; each player carries its file,
-    name, rule check, goals (turn reached) and score. Players must share a side.
+    Players must share a side; files that break a rule or disagree on the cards are problems.
     """
     from hashi_print.errors import FormatError
-    from hashi_print.game.scoring import score_game, winners
 
     sides = {r.state.side for r in reports}
     if len(sides) > 1:
         raise FormatError("the players of one game share a side; these files use "
                           + ", ".join(sorted({r.side for r in reports})))
     scores = score_game([r.state for r in reports], scoring)
-    players = [{
-        "source": r.source, "player": r.player or Path(r.source).stem, "ok": r.ok,
-        "violations": len(r.violations), "goals": dict(r.state.goals), "score": s,
-    } for r, s in zip(reports, scores, strict=True)]
+    players = tuple(PlayerScore(r.source, r.player or Path(r.source).stem, r.ok, len(r.violations),
+                                dict(r.state.goals), s) for r, s in zip(reports, scores, strict=True))
     problems = [f"{r.source}: {len(r.violations)} rule(s) broken; run `hashi-print validate` on it"
                 for r in reports if not r.ok]
     records = [r for r in reports if r.kind == "record"]
@@ -469,26 +463,4 @@ def score_players(reports: list[Report], scoring: Scoring) -> dict:
                 problems.append(f"{r.source}: turn {turn} shows card {mine} but {records[0].source} "
                                 f"shows {theirs}; all players play the same cards")
                 break
-    return {"players": players, "winners": [players[i]["player"] for i in winners(scores)],
-            "problems": problems}
-
-
-def required_scoring(path: str | Path | None = None) -> Scoring:
-    """Load the scoring file, or raise LayoutError saying how to give one."""
-    scoring = default_scoring(path)
-    if scoring is None:
-        from hashi_print.errors import LayoutError
-
-        raise LayoutError("no scoring file: layouts/scoring.json is missing; pass --scoring FILE")
-    return scoring
-
-
-def score_table_rows(result: dict) -> list[list[str]]:
-    """Return the rows of the score table: player, rules, circled, one column per goal, total."""
-    rows = []
-    for p in result["players"]:
-        s = p["score"]
-        goals = [f"{s['bonus'][g]} (turn {p['goals'][g]})" if g in s["bonus"] else "-" for g in GOALS]
-        rules = "ok" if p["ok"] else f"{p['violations']} broken"
-        rows.append([p["player"], rules, f"{s['circled']} ({s['circled_points']})", *goals, str(s["total"])])
-    return rows
+    return GameScore(players, tuple(players[i].player for i in winners(scores)), tuple(problems))

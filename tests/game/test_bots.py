@@ -17,8 +17,9 @@ from hashi_print.game.bots import (
     greedy_bot,
     strong_bot,
 )
-from hashi_print.game.deck import Card, load_deck, load_scoring
-from hashi_print.game.rules import apply, check_move, legal_moves, new_game, score_state
+from hashi_print.game.deck import Card, load_deck
+from hashi_print.game.rules import apply, check_move, legal_moves, new_game
+from hashi_print.game.scoring import load_scoring, score_sheet
 from hashi_print.game.simulate import deal, play_game, simulate
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -91,7 +92,7 @@ def test_a_played_game_replays_through_the_referee():
     for card, move in zip(cards, moves, strict=True):
         state = apply(state, card, move)
     assert state == final
-    assert score_state(state, SCORING)["total"] == record.score
+    assert score_sheet(state, SCORING).total == record.score
     assert record.circled == len(state.circled)
     assert record.forced_skips <= record.bridge_skips <= 17
 

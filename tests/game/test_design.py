@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from hashi_print.game.board import BoardSide, side_from_json, side_to_json
-from hashi_print.game.deck import Card, Deck, deck_from_json, scoring_from_json
+from hashi_print.game.deck import Card, Deck, deck_from_json
 from hashi_print.game.design import (
     SEARCH_MARGIN,
     Budget,
@@ -36,6 +36,7 @@ from hashi_print.game.design import (
     solo_tables,
     write_design,
 )
+from hashi_print.game.scoring import scoring_from_json
 from hashi_print.game.simulate import GameRecord, Simulation, Summary, summarise
 
 

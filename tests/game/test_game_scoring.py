@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from hashi_print.game.board import load_side
-from hashi_print.game.deck import load_scoring
 from hashi_print.game.rules import GameState
-from hashi_print.game.scoring import race_firsts, score_game, winners
+from hashi_print.game.scoring import Score, load_scoring, race_firsts, score_game, winners
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SIDE = load_side(FIXTURES / "fixture-side.json")
@@ -29,11 +28,12 @@ def test_score_game_gives_later_players_the_lower_value():
     states = [with_goals([("red", 9), ("six", 12)]), with_goals([("red", 9), ("six", 10)]),
               with_goals([("red", 11)])]
     scores = score_game(states, SCORING)
-    assert [s["bonus"] for s in scores] == [{"red": 9, "six": 4}, {"red": 9, "six": 8}, {"red": 5}]
-    assert [s["total"] for s in scores] == [13, 17, 5]
+    assert [s.bonus for s in scores] == [{"red": 9, "six": 4}, {"red": 9, "six": 8}, {"red": 5}]
+    assert [s.total for s in scores] == [13, 17, 5]
     assert winners(scores) == [1]
 
 
 def test_winners_share_a_tie_and_empty_game():
-    assert winners([{"total": 5}, {"total": 7}, {"total": 7}]) == [1, 2]
+    tied = [Score(1, 2, {"red": 3}), Score(2, 4, {"six": 3}), Score(0, 0, {"red": 5, "six": 2})]
+    assert winners(tied) == [1, 2]
     assert winners([]) == []

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from hashi_print.game.board import builtin_side
-from hashi_print.game.deck import CARDS_PLAYED, GOALS, load_deck, load_scoring
+from hashi_print.game.deck import CARDS_PLAYED, GOALS, load_deck
 from hashi_print.game.design import GOAL_BAND, MAX_LANES, deck_problems, side_problems
+from hashi_print.game.scoring import load_scoring
 from hashi_print.game.simulate import simulate
 
 # Enough games that the bots' means are stable to about a point (the same deals for every bot).

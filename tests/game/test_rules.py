@@ -9,7 +9,7 @@ import pytest
 
 from hashi_print.errors import RuleError
 from hashi_print.game.board import load_side
-from hashi_print.game.deck import Card, load_deck, load_scoring
+from hashi_print.game.deck import Card, load_deck
 from hashi_print.game.rules import (
     GameState,
     Move,
@@ -20,9 +20,9 @@ from hashi_print.game.rules import (
     move_text,
     move_violations,
     new_game,
-    score_state,
     six_group_reached,
 )
+from hashi_print.game.scoring import load_scoring, score_sheet
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SIDE = load_side(FIXTURES / "fixture-side.json")
@@ -115,13 +115,13 @@ def test_smaller_numeral_is_rejected_then_equal_accepted():
 def test_score_of_scripted_game():
     scoring = load_scoring(FIXTURES / "fixture-scoring.json")
     final = play()[-1]
-    assert score_state(final, scoring) == {"circled": 9, "circled_points": 18,
-                                           "bonus": {"red": 9, "six": 8}, "total": 35}
-    assert score_state(final, scoring, first=["six"])["bonus"] == {"red": 5, "six": 8}
-    solo = score_state(final, scoring, solo_side="F")
-    assert solo["bonus"] == {"red": 9, "six": 8}
-    hard = score_state(final, scoring, solo_side="F", solo_level="hard")
-    assert hard["bonus"] == {"red": 0, "six": 8} and hard["total"] == 26
+    assert score_sheet(final, scoring).to_json() == {"circled": 9, "circled_points": 18,
+                                                     "bonus": {"red": 9, "six": 8}, "total": 35}
+    assert score_sheet(final, scoring, first=["six"]).bonus == {"red": 5, "six": 8}
+    solo = score_sheet(final, scoring, solo_side="F")
+    assert solo.bonus == {"red": 9, "six": 8}
+    hard = score_sheet(final, scoring, solo_side="F", solo_level="hard")
+    assert hard.bonus == {"red": 0, "six": 8} and hard.total == 26
 
 
 @pytest.mark.parametrize("card, move, rule, where", [
@@ -227,6 +227,6 @@ def test_solo_score_needs_the_side_in_the_scoring_file():
 
     scoring = load_scoring(FIXTURES / "fixture-scoring.json")
     with pytest.raises(LayoutError, match="side Z"):
-        score_state(start(), scoring, solo_side="Z")
+        score_sheet(start(), scoring, solo_side="Z")
     with pytest.raises(LayoutError, match="level expert"):
-        score_state(start(), scoring, solo_side="F", solo_level="expert")
+        score_sheet(start(), scoring, solo_side="F", solo_level="expert")

@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hashi_print.game.board import load_side
-from hashi_print.game.deck import load_deck, load_scoring
+from hashi_print.game.deck import load_deck
 from hashi_print.game.rules import GameState, apply, legal_moves, new_game
+from hashi_print.game.scoring import load_scoring
 from hashi_print.sheets.formats import Sheet, format_record, format_sheet, parse_sheet, record_from_moves
 from hashi_print.sheets.validate import validate
 

@@ -13,7 +13,6 @@ from independent import is_valid_solution, janko_bridges
 from hashi_print.cli import cli
 from hashi_print.errors import HashiError
 from hashi_print.puzzle.deduce import (
-    LEVELS,
     TECHNIQUES,
     cell_name,
     column_letters,
@@ -24,11 +23,11 @@ from hashi_print.puzzle.deduce import (
     parse_bridges,
 )
 from hashi_print.puzzle.formats import format_tatham_id, parse_tatham_id
-from hashi_print.puzzle.model import Puzzle
+from hashi_print.puzzle.model import GRADES, Puzzle
 from hashi_print.puzzle.solve import solve
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "tatham-bridges-ids.txt"
-RANK = {**{name: i for i, name in enumerate(LEVELS)}, "beyond": len(LEVELS)}
+RANK = {**{name: i for i, name in enumerate(GRADES)}, "beyond": len(GRADES)}
 
 # A 7x7 puzzle from Tatham's generator at Hard (d2) that needs the "pair" rule.
 SMALL = "7x7m2:1c2a4a1a1k4a5b42d1b2e2b3a2a"
@@ -56,7 +55,7 @@ def parse_janko(problem: str) -> Puzzle:
 def test_two_islands_are_filled_at_easy() -> None:
     pz = Puzzle.build(3, 1, [(0, 0, 2), (0, 2, 2)])
     result = deduce(pz)
-    assert result.solved and result.level == "easy"
+    assert result.solved and result.grade == "easy"
     assert result.counts == ((2, 2),)
     assert [s.technique for s in result.steps] == ["fill"]
     assert "only one neighbour" in result.steps[0].text
@@ -66,9 +65,9 @@ def test_two_islands_are_filled_at_easy() -> None:
 def test_a_corner_three_gets_a_bridge_on_both_lanes() -> None:
     # 3 in a corner with two neighbours: each lane gets at least one bridge (spread).
     pz = Puzzle.build(3, 3, [(0, 0, 3), (0, 2, 1), (2, 0, 3), (2, 2, 1)])
-    result = deduce(pz, level="easy")
+    result = deduce(pz, upto="easy")
     first = result.steps[0]
-    assert first.technique == "spread" and first.level == "easy"
+    assert first.technique == "spread" and first.grade == "easy"
     assert {(k, lo) for k, lo, _ in first.conclusions} == {(0, 1), (1, 1)}
     assert "The 3 at A1 has only two neighbours" in first.text
     assert result.solved
@@ -77,9 +76,9 @@ def test_a_corner_three_gets_a_bridge_on_both_lanes() -> None:
 def test_two_ones_stay_apart_and_that_needs_medium() -> None:
     # In SMALL the 1s at B2 and D2 face each other; joining them would cut both off.
     pz = parse_tatham_id(SMALL)
-    assert not deduce(pz, level="easy").solved
-    result = deduce(pz, level="medium")
-    assert result.solved and result.level == "medium"
+    assert not deduce(pz, upto="easy").solved
+    result = deduce(pz, upto="medium")
+    assert result.solved and result.grade == "medium"
     pair = [s for s in result.steps if s.technique == "pair"]
     assert len(pair) == 1 and "the 1 at B2 and the 1 at D2" in pair[0].text
     lane = pz.geometry.lane_between(pz.geometry.index_of[(1, 1)], pz.geometry.index_of[(1, 3)])
@@ -96,20 +95,20 @@ def test_a_puzzle_with_two_solutions_is_beyond() -> None:
 
 
 def test_every_technique_has_a_level_and_steps_name_them() -> None:
-    assert set(TECHNIQUES.values()) == set(range(len(LEVELS)))
+    assert set(TECHNIQUES.values()) == set(range(len(GRADES)))
     result = deduce(parse_tatham_id(SMALL))
-    assert result.solved and result.level == "medium"
+    assert result.solved and result.grade == "medium"
     for step in result.steps:
-        assert step.technique in TECHNIQUES and step.level == LEVELS[TECHNIQUES[step.technique]]
+        assert step.technique in TECHNIQUES and step.grade == GRADES[TECHNIQUES[step.technique]]
         assert step.text.endswith(".") and step.conclusions
 
 
 def test_levels_are_a_ladder_and_grade_is_the_lowest_that_solves() -> None:
     for _, pid in tatham_fixture()[::6]:
         pz = parse_tatham_id(pid)
-        solved = [deduce(pz, level=lv, explain=False).solved for lv in LEVELS]
+        solved = [deduce(pz, upto=lv, explain=False).solved for lv in GRADES]
         assert solved == sorted(solved)  # once solved, every higher level solves too
-        lowest = next((lv for lv, ok in zip(LEVELS, solved, strict=True) if ok), "beyond")
+        lowest = next((lv for lv, ok in zip(GRADES, solved, strict=True) if ok), "beyond")
         assert grade(pz) == lowest
 
 
@@ -166,7 +165,7 @@ def check_janko(data: dict, names: list[str]) -> dict[str, int]:
     for name in names:
         pz = parse_janko(data[name]["problem"])
         result = deduce(pz, explain=False)
-        level = result.level if result.solved else "beyond"
+        level = result.grade if result.solved else "beyond"
         grades[level] = grades.get(level, 0) + 1
         if not result.solved:
             wrong.append((name, "not solved"))
@@ -199,7 +198,7 @@ def test_all_janko_puzzles_are_solved_at_expert_as_published(shared_data) -> Non
     data = json.loads((shared_data / "janko-hashi.json").read_text())["data"]
     grades = check_janko(data, sorted(data))
     assert sum(grades.values()) == 910 and "beyond" not in grades
-    assert all(grades.get(level, 0) > 50 for level in LEVELS)
+    assert all(grades.get(level, 0) > 50 for level in GRADES)
 
 
 # --- naming, STATE and hints -----------------------------------------------------------------
@@ -278,8 +277,8 @@ def test_deduce_continues_from_drawn_bridges_and_checks_its_arguments() -> None:
     result = deduce(pz, start=half)
     assert result.solved and tuple(lo for lo, _ in result.counts) == truth
     assert len(result.steps) < len(deduce(pz).steps)
-    with pytest.raises(HashiError, match="unknown level"):
-        deduce(pz, level="fiendish")
+    with pytest.raises(HashiError, match="unknown grade"):
+        deduce(pz, upto="fiendish")
     with pytest.raises(HashiError, match="lane counts"):
         deduce(pz, start=[0])
 

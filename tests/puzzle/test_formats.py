@@ -67,7 +67,7 @@ def test_every_format_round_trips(puzzle: Puzzle) -> None:
 def test_tatham_id_decodes_to_the_known_grid() -> None:
     puzzle = parse_tatham_id(SAMPLE_ID)
     assert puzzle_text(puzzle).splitlines()[0] == "3...5.1"
-    assert (puzzle.width, puzzle.height, len(puzzle.islands)) == (7, 7, 13)
+    assert (puzzle.cols, puzzle.rows, len(puzzle.islands)) == (7, 7, 13)
     assert format_tatham_id(puzzle) == SAMPLE_ID
 
 

@@ -102,8 +102,8 @@ def test_generated_puzzles_are_solved_and_unique(width, height, difficulty):
     items, stats = batch(width, height, difficulty, 3, seed=width * 100 + height)
     assert len(items) == 3
     for gp in items:
-        assert (gp.puzzle.width, gp.puzzle.height) == (width, height)
-        assert gp.difficulty == difficulty == grade(gp.puzzle)
+        assert (gp.puzzle.cols, gp.puzzle.rows) == (width, height)
+        assert gp.grade == difficulty == grade(gp.puzzle)
         assert independent_problems(gp.puzzle, gp.solution) == []
         assert other_solution(gp.puzzle, gp.solution) is None
         result = solve(gp.puzzle)

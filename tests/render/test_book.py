@@ -13,33 +13,29 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 
 from hashi_print.cli import cli
-from hashi_print.errors import LayoutError
+from hashi_print.errors import OptionError
+from hashi_print.puzzle.book import BookPuzzle, book_plan_requests, order_puzzles
 from hashi_print.puzzle.formats import format_tatham_id, parse_tatham_id
 from hashi_print.puzzle.model import Solution
 from hashi_print.puzzle.solve import solve
-from hashi_print.render.book import (
-    INCH,
+from hashi_print.render.book import BookOptions, example_puzzle, notes_rules, render_book, shapes_of
+from hashi_print.render.book_plan import (
     KDP_MIN_OUTSIDE,
     MIN_ISLAND_MM,
     PUZZLE_SLOT,
     SOLUTION_SLOT,
-    BookOptions,
-    BookPuzzle,
+    Layout,
     arrange,
-    book_plan_requests,
     content_box,
-    example_puzzle,
-    fit_id,
+    id_lines,
     kdp_gutter,
     kdp_padding,
     margins_for,
-    notes_rules,
-    order_puzzles,
     plan_book,
-    render_book,
-    text_width,
     trim_size,
 )
+from hashi_print.render.canvas import text_width
+from hashi_print.render.paper import INCH
 from hashi_print.render.puzzle import PUZZLE_STYLE
 
 PT_PER_MM = 72 / 25.4
@@ -126,7 +122,7 @@ def test_kdp_gutter_follows_the_page_count_table():
     assert kdp_gutter(301) == pytest.approx(0.625 * INCH)
     assert kdp_gutter(700) == pytest.approx(0.75 * INCH)
     assert kdp_gutter(828) == pytest.approx(0.875 * INCH)
-    with pytest.raises(LayoutError, match="828"):
+    with pytest.raises(OptionError, match="828"):
         kdp_gutter(829)
 
 
@@ -151,7 +147,7 @@ def test_islands_are_never_smaller_than_5_mm(trim, n):
     _, _, w, h = content_box(1, trim, margins_for(trim, "pnp", 40))
     try:
         a = arrange(n, n, w, h, PUZZLE_SLOT)
-    except LayoutError as err:
+    except OptionError as err:
         assert trim == "6x9" and n >= 20, err
         assert "larger trim" in str(err)
         return
@@ -164,17 +160,19 @@ def test_puzzles_per_page_follow_grid_size():
     _, _, w, h = content_box(1, "a4", margins_for("a4", "pnp", 40))
     assert arrange(25, 25, w, h, PUZZLE_SLOT).per_page == 1
     assert arrange(7, 7, w, h, PUZZLE_SLOT).per_page == 6
-    assert arrange(10, 10, w, h, PUZZLE_SLOT).per_page == 4
+    with_id = arrange(10, 10, w, h, PUZZLE_SLOT, "10x10m2:" + "a3" * 25, 6.0)
+    assert with_id.per_page == 4 and with_id.id_lines >= 1
     solutions = arrange(10, 10, w, h, SOLUTION_SLOT)
-    assert solutions.per_page > 4 and solutions.cell < arrange(10, 10, w, h, PUZZLE_SLOT).cell
+    assert solutions.per_page > 4 and solutions.cell < with_id.cell
 
 
-def test_long_ids_shrink_to_fit_their_grid():
+@pytest.mark.parametrize("size_pt", [6.0, 7.0])
+def test_long_ids_wrap_at_the_profile_size_and_never_shrink(size_pt):
     long_id = "25x25m2:" + "a3b4c2" * 50
-    size, lines = fit_id(long_id, 175.0)
-    assert "".join(lines) == long_id
-    assert all(text_width(line, size) <= 175.0 for line in lines)
-    assert 4.0 <= size <= 6.0
+    lines = id_lines(long_id, 175.0, size_pt)
+    assert "".join(lines) == long_id and len(lines) >= 2
+    assert all(text_width(line, size_pt) <= 175.0 for line in lines)
+    assert all(text_width(line + "m", size_pt) > 175.0 for line in lines[:-1])
 
 
 def test_mixed_requests_share_grades_and_sizes_evenly():
@@ -186,16 +184,16 @@ def test_mixed_requests_share_grades_and_sizes_evenly():
 
 def test_progression_puts_easy_first_and_as_generated_keeps_order():
     entries = book_puzzles(SMALL_IDS, ["hard", "easy", "medium"])
-    assert [e.difficulty for e in order_puzzles(entries, "progression")] == ["easy", "medium", "hard"]
-    assert [e.difficulty for e in order_puzzles(entries, "as-generated")] == ["hard", "easy", "medium"]
+    assert [e.grade for e in order_puzzles(entries, "progression")] == ["easy", "medium", "hard"]
+    assert [e.grade for e in order_puzzles(entries, "as-generated")] == ["hard", "easy", "medium"]
 
 
 def test_kdp_plan_reaches_a_fixpoint_between_gutter_and_page_count():
     entries = book_puzzles(SMALL_IDS, ["easy"] * 3) * 60
-    margins, pages = plan_book(entries, "6x9", "kdp")
+    margins, pages = plan_book(shapes_of(entries), Layout("6x9", "kdp"))
     assert margins.inside == pytest.approx(kdp_gutter(len(pages)) + 0.25 * INCH)
     kinds = [p.kind for p in pages]
-    assert kinds[:2] == ["title", "howto"]
+    assert kinds[:4] == ["title", "copyright", "contents", "howto"]
     assert kinds.index("puzzles") % 2 == 0 and kinds.index("solutions") % 2 == 0  # right-hand pages
 
 
@@ -217,13 +215,13 @@ def test_notes_rules_are_evenly_spaced_and_end_at_the_foot_of_the_type_area():
 def test_kdp_plans_are_even_and_padded_only_with_notes_at_the_end(trim):
     entries = book_puzzles(SMALL_IDS, ["easy"] * 3) * 40
     for n in (1, 2, 3, 30, 60, 63, 66, 75, 81, 99, 120):
-        margins, pages = plan_book(entries[:n], trim, "kdp")
+        margins, pages = plan_book(shapes_of(entries[:n]), Layout(trim, "kdp"))
         kinds = [p.kind for p in pages]
         assert len(pages) >= 24 and len(pages) % 2 == 0, (n, len(pages))
         assert margins.inside == pytest.approx(kdp_gutter(len(pages)) + 0.25 * INCH)
         last_solutions = max(i for i, k in enumerate(kinds) if k == "solutions")
         assert set(kinds[last_solutions + 1:]) <= {"notes"} and "notes" not in kinds[:last_solutions]
-        _, pnp_pages = plan_book(entries[:n], trim, "pnp")
+        _, pnp_pages = plan_book(shapes_of(entries[:n]), Layout(trim, "pnp"))
         assert "notes" not in [p.kind for p in pnp_pages]
 
 
@@ -249,7 +247,7 @@ def test_render_book_reads_back_with_ids_numbers_and_pages():
     assert [p["difficulty"] for p in book.manifest["puzzles"]] == ["easy", "medium", "hard"]
     assert book.pages == 24 and book.warnings == ()
     texts = [page.extract_text() for page in reader.pages]
-    assert "Test Book" in texts[0] and "How to play" in texts[1]
+    assert "Test Book" in texts[0] and "How to play" in texts[3]
     for entry in book.manifest["puzzles"]:
         assert sum(t.count(entry["id"]) for t in texts) == 1
         assert entry["id"] in texts[entry["page"] - 1]
@@ -262,8 +260,11 @@ def test_a_small_kdp_book_is_padded_to_24_pages_of_notes_and_stays_byte_identica
     reader = PdfReader(io.BytesIO(book.pdf))
     assert len(reader.pages) == book.pages == book.manifest["pages"] == 24
     kinds = book.manifest["page_kinds"]
-    assert kinds[:5] == ["title", "howto", "puzzles", "blank", "solutions"] and kinds[5:] == ["notes"] * 19
-    for page_no in range(6, 25):
+    # One section per grade, each on its own page; the solutions start on a right-hand page.
+    assert kinds[:9] == ["title", "copyright", "contents", "howto", "puzzles", "puzzles", "puzzles", "blank",
+                         "solutions"]
+    assert kinds[9:] == ["notes"] * 15
+    for page_no in range(10, 25):
         text = reader.pages[page_no - 1].extract_text()
         assert "Notes" in bold_runs(reader, page_no - 1)
         assert sorted(text.split()) == sorted(["Notes", str(page_no)])  # the heading and the page number
@@ -283,7 +284,7 @@ def test_a_longer_odd_kdp_book_gets_one_notes_page_to_make_it_even():
 def test_pnp_books_are_not_padded():
     book = render_book(book_puzzles(SMALL_IDS, ["easy"] * 3), BookOptions(trim="6x9"))
     reader = PdfReader(io.BytesIO(book.pdf))
-    assert len(reader.pages) == book.pages == 4
+    assert len(reader.pages) == book.pages == 6
     assert "notes" not in book.manifest["page_kinds"] and book.warnings == ()
     assert all("Notes" not in page.extract_text() for page in reader.pages)
 
@@ -352,7 +353,7 @@ def test_crop_marks_enlarge_the_sheet_and_set_the_trim_box():
     page = PdfReader(io.BytesIO(book.pdf)).pages[2]
     assert float(page.trimbox.width) == pytest.approx(6 * 72, abs=0.01)
     assert float(page.mediabox.width) > float(page.trimbox.width) + 20
-    with pytest.raises(LayoutError, match="crop marks"):
+    with pytest.raises(OptionError, match="crop marks"):
         render_book(book_puzzles(SMALL_IDS[:1], ["easy"]), BookOptions(profile="kdp", crop_marks=True))
 
 
@@ -374,7 +375,7 @@ def test_from_file_lays_out_given_puzzles_and_names_a_non_unique_line(tmp_path):
 
 
 def test_a_grid_too_wide_for_the_trim_is_refused_in_plain_words():
-    with pytest.raises(LayoutError, match="does not fit this trim"):
+    with pytest.raises(OptionError, match="does not fit this page"):
         _, _, w, h = content_box(1, "6x9", margins_for("6x9", "pnp", 40))
         arrange(25, 25, w, h, PUZZLE_SLOT)
 
@@ -418,22 +419,22 @@ def test_a_25x25_takes_a_letter_page_alone_with_its_long_id_wrapped():
 def test_mixed_size_pages_keep_every_grid_inside_the_type_area(trim, profile):
     ids = [SMALL_IDS[0]] * 5 + ([BIG_ID] * 2 if trim != "6x9" else []) + SMALL_IDS[1:] * 3
     entries = order_puzzles(book_puzzles(ids, ["easy"] * len(ids)), "as-generated")
-    margins, pages = plan_book(entries, trim, profile)
+    margins, pages = plan_book(shapes_of(entries), Layout(trim, profile), grouped=False)
     seen = []
     for page_no, page in enumerate(pages, 1):
         if page.kind not in ("puzzles", "solutions"):
             continue
         slot = PUZZLE_SLOT if page.kind == "puzzles" else SOLUTION_SLOT
         _, _, w, h = content_box(page_no, trim, margins)
-        a = page.arrangement
-        assert len(page.numbers) <= a.per_page
-        assert a.cols * page.grid[0] * a.cell + (a.cols - 1) * slot.gap <= w + 1e-6
-        block_h = slot.above + page.grid[1] * a.cell + slot.below
-        assert a.rows * block_h + (a.rows - 1) * slot.gap <= h + 1e-6
-        for n in page.numbers:
-            pz = entries[n - 1].puzzle
-            assert pz.width <= page.grid[0] and pz.height <= page.grid[1]
-            if page.kind == "puzzles":
-                assert a.cell * PUZZLE_STYLE.island_ratio >= MIN_ISLAND_MM - 1e-9
-                seen.append(n)
+        assert sum(r.arrangement.slot_h for r in page.rows) + (len(page.rows) - 1) * slot.gap <= h + 1e-6
+        for row in page.rows:
+            a = row.arrangement
+            assert len(row.numbers) <= a.cols
+            assert a.cols * row.grid[0] * a.cell + (a.cols - 1) * slot.gap <= w + 1e-6
+            for n in row.numbers:
+                pz = entries[n - 1].puzzle
+                assert (pz.cols, pz.rows) == row.grid
+                if page.kind == "puzzles":
+                    assert a.cell * PUZZLE_STYLE.island_ratio >= MIN_ISLAND_MM - 1e-9
+                    seen.append(n)
     assert seen == list(range(1, len(entries) + 1))

@@ -8,7 +8,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from pypdf import PdfReader
 
-from hashi_print.render.canvas import PAPER, PdfCanvas, SvgCanvas, draw_paragraph, text_width, wrap_text
+from hashi_print.render.canvas import PdfCanvas, SvgCanvas, draw_paragraph, text_width, wrap_text
+from hashi_print.render.paper import PAPER
 
 SVG = "{http://www.w3.org/2000/svg}"
 

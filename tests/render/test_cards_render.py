@@ -11,7 +11,7 @@ from pdftext import MM_PER_PT, page_texts
 from pypdf import PdfReader
 
 from hashi_print.game.deck import load_deck
-from hashi_print.render.canvas import PAPER, text_width
+from hashi_print.render.canvas import text_width
 from hashi_print.render.cards import (
     BLEED,
     CARD_H,
@@ -21,6 +21,7 @@ from hashi_print.render.cards import (
     render_cards_printshop,
     render_cards_svg,
 )
+from hashi_print.render.paper import PAPER
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
 SVG = "{http://www.w3.org/2000/svg}"

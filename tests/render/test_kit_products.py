@@ -11,11 +11,13 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
+from hashi_print import files as files_module
 from hashi_print.cli import cli
 from hashi_print.errors import LayoutError
-from hashi_print.game.board import load_side
-from hashi_print.game.deck import load_deck, load_scoring
+from hashi_print.game.board import builtin_side, load_side
+from hashi_print.game.deck import load_deck
 from hashi_print.game.rules import apply, check_move, move_violations
+from hashi_print.game.scoring import load_scoring
 from hashi_print.render import kit as kit_module
 from hashi_print.render.kit import build_kit
 from hashi_print.render.leaflet import leaflet_examples, render_leaflet
@@ -109,7 +111,10 @@ def test_kit_writes_every_product_and_index(kit_dir):
     for paper in ("a4", "letter"):
         for stem in ("sheet-A", "sheet-B", "cards", "solo", "rules"):
             assert f"{stem}-{paper}.pdf" in names
-    assert "cards-printshop.pdf" in names and "svg/sheet-A.svg" in names and "index.md" in names
+    assert "cards-printshop.pdf" in names and "index.md" in names
+    for paper in ("a4", "letter"):
+        for stem in ("sheet-A", "sheet-B", "cards-front-1", "cards-back", "solo", "rules-1", "rules-2"):
+            assert f"svg/{paper}/{stem}.svg" in names
     index = (out / "index.md").read_text()
     for name in names:
         if name != "index.md":
@@ -131,7 +136,7 @@ def test_kit_is_byte_identical(kit_dir, tmp_path):
 
 
 def test_kit_without_layouts_is_a_layout_error(tmp_path, monkeypatch):
-    monkeypatch.setattr(kit_module, "LAYOUTS", tmp_path / "nowhere")
+    monkeypatch.setattr(files_module, "DESIGNED_PACKAGE", "hashi_print.no_such_data")
     with pytest.raises(LayoutError, match="missing"):
         build_kit(tmp_path / "out", "a4")
     result = CliRunner().invoke(cli, ["kit", "--out", str(tmp_path / "out")])
@@ -165,13 +170,10 @@ def test_sheet_command_needs_a_board(tmp_path):
 
 
 def test_designed_layouts_print_readably():
-    from hashi_print.game.board import LAYOUTS
     from hashi_print.render.sheet import sheet_layout
 
-    if not all((LAYOUTS / n).is_file() for n in ("side-a.json", "side-b.json")):
-        pytest.skip("the designed layouts are not in layouts/ yet")
     for name in ("a", "b"):
-        side = load_side(LAYOUTS / f"side-{name}.json")
+        side = builtin_side(name)
         for paper in ("a4", "letter"):
             assert sheet_layout(side, paper).board.r >= 4.5
         legal, crossing, circled = leaflet_examples(side)

@@ -68,13 +68,13 @@ def test_the_puzzle_shows_no_bridges_only_a_dotted_line_per_row():
     cell = 8.0
     draw_puzzle(rec, puzzle, 0, 0, cell)
     lines = rec.of("line")
-    assert len(lines) == puzzle.height
+    assert len(lines) == puzzle.rows
     for row, (args, kw) in enumerate(lines):
         x1, y1, x2, y2 = args
         assert y1 == y2 == pytest.approx((row + 0.5) * cell)
         assert kw["dash"] == (0, cell) and kw["cap"] == "round"
         dots = int((x2 - x1) // cell) + 1
-        assert dots == puzzle.width
+        assert dots == puzzle.cols
 
 
 def test_the_solution_draws_every_bridge_between_island_edges():

@@ -12,11 +12,12 @@ import pytest
 from pdftext import MM_PER_PT, page_texts
 from pypdf import PdfReader
 
-from hashi_print.errors import LayoutError
+from hashi_print.errors import LayoutError, OptionError
 from hashi_print.game.board import LABELS, BoardIsland, BoardSide, load_side
-from hashi_print.game.deck import load_deck, load_scoring
-from hashi_print.render.canvas import PAPER
+from hashi_print.game.deck import load_deck
+from hashi_print.game.scoring import load_scoring
 from hashi_print.render.markers import CELLS, aruco_dictionary, sheet_marker_ids
+from hashi_print.render.paper import PAPER
 from hashi_print.render.sheet import render_sheet, sheet_layout
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
@@ -167,5 +168,5 @@ def test_sheet_too_big_grid_is_a_layout_error():
     islands = tuple(BoardIsland(LABELS[k], k, k % 2) for k in range(18))
     with pytest.raises(LayoutError, match="does not fit"):
         sheet_layout(BoardSide("X", 18, 2, islands), "a4")
-    with pytest.raises(LayoutError, match="paper"):
+    with pytest.raises(OptionError, match="paper"):
         sheet_layout(BoardSide("X", 18, 2, islands), "a5")

@@ -18,7 +18,8 @@ from photos import Camera, filled_sheet, photograph, simulated_record
 
 from hashi_print.cli import cli
 from hashi_print.game.board import builtin_side, load_side
-from hashi_print.game.deck import load_deck, load_scoring
+from hashi_print.game.deck import load_deck
+from hashi_print.game.scoring import load_scoring
 from hashi_print.sheets.formats import parse_sheet
 from hashi_print.sheets.marks import marks_of
 from hashi_print.sheets.scan.read import ScanStatus, scan_image

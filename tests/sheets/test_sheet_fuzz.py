@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from hashi_print.errors import HashiError
 from hashi_print.game.board import load_side
-from hashi_print.game.deck import load_deck, load_scoring
+from hashi_print.game.deck import load_deck
+from hashi_print.game.scoring import load_scoring
 from hashi_print.sheets.formats import parse_sheet
 from hashi_print.sheets.validate import validate
 

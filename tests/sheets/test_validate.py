@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from hashi_print.game.board import load_side
-from hashi_print.game.deck import load_deck, load_scoring
+from hashi_print.game.deck import load_deck
 from hashi_print.game.rules import GameState, apply, legal_moves, new_game
+from hashi_print.game.scoring import load_scoring
 from hashi_print.sheets.formats import Sheet, parse_sheet, read_sheet, record_from_moves
 from hashi_print.sheets.validate import report_lines, validate, validate_file
 
@@ -30,7 +31,8 @@ def test_scripted_record_is_valid_and_scored():
     report = check("fixture-record-ann.txt")
     assert report.ok and report.unchecked == ()
     assert dict(report.state.goals) == {"six": 7, "red": 11}
-    assert report.score == {"circled": 12, "circled_points": 24, "bonus": {"red": 9, "six": 8}, "total": 41}
+    assert report.score.to_json() == {"circled": 12, "circled_points": 24, "bonus": {"red": 9, "six": 8},
+                                      "total": 41}
     assert report.to_json()["rules"] == {"partial_bridges": False}
 
 
@@ -122,9 +124,9 @@ def test_bridge_total_beyond_cards_and_partial_rule():
 
 def test_bonus_claims_checked_and_solo_limits():
     base = read_sheet(FIXTURES / "fixture-sheet-ann.txt")
-    assert validate(base, DECK, SCORING, solo=True).score["bonus"] == {"red": 9, "six": 8}
+    assert validate(base, DECK, SCORING, solo=True).score.bonus == {"red": 9, "six": 8}
     hard = validate(base, DECK, SCORING, solo=True, level="hard").score
-    assert hard["bonus"] == {"red": 0, "six": 8}
+    assert hard.bonus == {"red": 0, "six": 8}
     wrong = validate(sheet("numbers G4\nbonus blue 5\n"), DECK, SCORING)
     assert [(v.rule, v.where) for v in wrong.violations] == [("bonus-claim", "bonus blue")]
 

@@ -10,7 +10,8 @@ import numpy as np
 
 from hashi_print.errors import LayoutError
 from hashi_print.game.board import BoardSide, builtin_side
-from hashi_print.game.deck import Deck, Scoring
+from hashi_print.game.deck import Deck
+from hashi_print.game.scoring import Scoring
 from hashi_print.render.sheet import sheet_layout
 from hashi_print.sheets.marks import Marks, marks_text, sheet_of
 from hashi_print.sheets.scan.fields import measure

@@ -10,8 +10,8 @@ import cv2
 import numpy as np
 
 from hashi_print.errors import FormatError
-from hashi_print.render.canvas import PAPER
 from hashi_print.render.markers import aruco_dictionary, describe_id
+from hashi_print.render.paper import PAPER
 
 PPM = 6.0  # pixels per millimetre of the rectified sheet
 DETECT_SIDE = 1800  # longest side (px) the marker search runs at

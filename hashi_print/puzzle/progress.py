@@ -1,0 +1,51 @@
+"""How far a player is with a classic puzzle: solved, bridges that are wrong, islands overfull or complete."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hashi_print.puzzle.check import check_solution
+from hashi_print.puzzle.deduce import island_names, lane_name
+from hashi_print.puzzle.model import Puzzle, Solution
+
+
+@dataclass(frozen=True)
+class Progress:
+    """The check of drawn bridges against a puzzle and its solution, islands and lanes named as players do."""
+
+    solved: bool
+    wrong: tuple[str, ...]
+    overfull: tuple[str, ...]
+    complete: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        """Return the `check` contract object."""
+        return {"solved": self.solved, "wrong": list(self.wrong), "overfull": list(self.overfull),
+                "complete": list(self.complete)}
+
+
+def progress(puzzle: Puzzle, counts: Sequence[int], solution: Solution | None) -> Progress:
+    """Compare bridges drawn (a count per lane) with the solution (None when the puzzle has none).
+
+    Solved means the drawing satisfies every rule (checked independently of the solver). A lane is
+    wrong when it holds more bridges than the solution puts there; an island is overfull with more
+    bridges than its clue and complete with exactly its clue.
+    """
+    geo = puzzle.geometry
+    names = island_names(puzzle)
+    truth = solution.lane_counts(geo) if solution is not None else (0,) * len(geo.lanes)
+    wrong = tuple(lane_name(puzzle, k, names) for k, (x, s) in enumerate(zip(counts, truth, strict=True))
+                  if x > s)
+    touching = [sum(counts[k] for k in lanes) for lanes in geo.lanes_of]
+    overfull = tuple(names[i] for i, n in enumerate(touching) if n > puzzle.clues[i])
+    complete = tuple(names[i] for i, n in enumerate(touching) if n == puzzle.clues[i])
+    solved = not check_solution(puzzle, Solution.from_lane_counts(geo, counts))
+    return Progress(solved, wrong, overfull, complete)
+
+
+def check_drawn(puzzle: Puzzle, counts: Sequence[int]) -> Progress:
+    """Solve the puzzle and check the drawn bridges against its solution (one of them if several)."""
+    from hashi_print.puzzle.solve import solve
+
+    return progress(puzzle, counts, solve(puzzle).solution)

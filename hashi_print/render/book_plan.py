@@ -1,0 +1,360 @@
+"""The plan of a book: margins and gutter, one scale per grid size, and which puzzles go on which page.
+
+Everything here works from the shape of each puzzle (grid size, grade, ID length) and can run
+before a single puzzle exists, so a book that cannot be printed is refused before the work.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from hashi_print.errors import OptionError
+from hashi_print.puzzle.model import Grade
+from hashi_print.render.canvas import PT, text_width
+from hashi_print.render.paper import INCH, PAPER, TRIMS
+from hashi_print.render.preflight import HOME_MIN_TEXT_PT, KDP_MIN_TEXT_PT
+from hashi_print.render.puzzle import PUZZLE_STYLE, SOLUTION_STYLE, min_cell_for_island
+
+# KDP's minimum inside margin by page count (pages up to, inches).
+KDP_GUTTERS = ((150, 0.375), (300, 0.5), (500, 0.625), (700, 0.75), (828, 0.875))
+KDP_MIN_PAGES = 24
+KDP_MAX_PAGES = 828
+# KDP's minimum outside, top and bottom margin for an interior without bleed.
+KDP_MIN_OUTSIDE = 0.25 * INCH
+MIN_ISLAND_MM = 5.0
+MIN_SOLUTION_ISLAND_MM = 3.0
+# Crop marks sit 3 to 7 mm outside the trim, and 5 mm more keeps them on a home printer's paper.
+CROP_SPACE = 12.0
+ID_LEADING = 1.25
+# How far the first line of an ID sits below its grid, and how far a grid's heading sits above it.
+ID_GAP = 1.2
+FRONT_KINDS = ("title", "copyright", "contents", "howto")
+
+
+@dataclass(frozen=True)
+class Margins:
+    """Page margins in mm; `inside` is at the spine (left on right-hand pages)."""
+
+    top: float
+    bottom: float
+    inside: float
+    outside: float
+
+
+@dataclass(frozen=True)
+class SlotStyle:
+    """The space around each grid: heading above, gaps, and the cell size limits and goal."""
+
+    above: float
+    gap: float
+    min_cell: float
+    good_cell: float
+    max_cell: float
+    max_per_page: int
+    with_id: bool
+
+
+PUZZLE_SLOT = SlotStyle(above=6.5, gap=7.0, min_cell=min_cell_for_island(MIN_ISLAND_MM),
+                        good_cell=7.0, max_cell=12.0, max_per_page=6, with_id=True)
+SOLUTION_SLOT = SlotStyle(above=4.5, gap=6.0,
+                          min_cell=min_cell_for_island(MIN_SOLUTION_ISLAND_MM, SOLUTION_STYLE),
+                          good_cell=4.6, max_cell=6.5, max_per_page=12, with_id=False)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What the layout needs of a puzzle: grid size, grade and its ID (or the longest it can be)."""
+
+    cols: int
+    rows: int
+    grade: Grade
+    id: str
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """How grids of one size sit on a page: `cols` x `rows` slots of `slot_w` x `slot_h` mm, one cell size."""
+
+    cols: int
+    rows: int
+    cell: float
+    slot_w: float
+    slot_h: float
+    id_lines: int
+
+    @property
+    def per_page(self) -> int:
+        """How many grids of this size fill a page."""
+        return self.cols * self.rows
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of grids of one size on a page, numbered in book order."""
+
+    numbers: tuple[int, ...]
+    grid: tuple[int, int]
+    arrangement: Arrangement
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page: its kind (title, copyright, contents, howto, puzzles, blank, solutions, notes), its rows."""
+
+    kind: str
+    rows: tuple[Row, ...] = ()
+    section: str = ""
+
+    @property
+    def numbers(self) -> tuple[int, ...]:
+        """The puzzle numbers on this page, in reading order."""
+        return tuple(n for row in self.rows for n in row.numbers)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a book is printed: trim, profile, smallest text, puzzles per page, crop marks."""
+
+    trim: str
+    profile: str
+    per_page: int | None = None
+    crop_marks: bool = False
+
+    @property
+    def min_text_pt(self) -> float:
+        """The smallest text the profile allows (KDP 7 pt, home printing 6 pt)."""
+        return KDP_MIN_TEXT_PT if self.profile == "kdp" else HOME_MIN_TEXT_PT
+
+
+# --- page geometry ----------------------------------------------------------------------------------
+
+def trim_size(trim: str) -> tuple[float, float]:
+    """Return the (width, height) in mm of a named trim size."""
+    if trim not in TRIMS:
+        raise OptionError(f"unknown trim {trim!r}: use one of {', '.join(TRIMS)}")
+    return TRIMS[trim]
+
+
+def kdp_gutter(pages: int) -> float:
+    """Return KDP's minimum inside margin in mm for a book of `pages` pages."""
+    for limit, inches in KDP_GUTTERS:
+        if pages <= limit:
+            return inches * INCH
+    raise OptionError(f"{pages} pages is more than KDP's {KDP_MAX_PAGES}-page limit for a paperback; "
+                      "make fewer puzzles or use a larger trim")
+
+
+def margins_for(trim: str, profile: str, pages: int) -> Margins:
+    """Return the margins of a trim: even for print-and-play, mirrored with KDP's gutter for kdp."""
+    w, _ = trim_size(trim)
+    small = w < 180
+    top, bottom, side = (14.0, 17.0, 13.0) if small else (15.0, 18.0, 17.0)
+    if profile == "pnp":
+        return Margins(top, bottom, side, side)
+    if profile != "kdp":
+        raise OptionError(f"unknown profile {profile!r}: use pnp or kdp")
+    outside = max(KDP_MIN_OUTSIDE, 12.7 if small else 15.0)
+    return Margins(top, bottom, kdp_gutter(pages) + 0.25 * INCH, outside)
+
+
+def content_box(page_no: int, trim: str, margins: Margins) -> tuple[float, float, float, float]:
+    """Return (x, y, w, h) of the type area of page `page_no` (1 = a right-hand page)."""
+    w, h = trim_size(trim)
+    left = margins.inside if page_no % 2 == 1 else margins.outside
+    return left, margins.top, w - margins.inside - margins.outside, h - margins.top - margins.bottom
+
+
+def check_crop_marks(layout: Layout) -> None:
+    """Refuse crop marks on a kdp interior, or where the marked sheet is larger than A4 and Letter paper."""
+    if not layout.crop_marks:
+        return
+    if layout.profile == "kdp":
+        raise OptionError("a kdp interior must not carry crop marks; drop --crop-marks or use --profile pnp")
+    w, h = trim_size(layout.trim)
+    sheet = (w + 2 * CROP_SPACE, h + 2 * CROP_SPACE)
+    if not any(sheet[0] <= pw and sheet[1] <= ph for pw, ph in PAPER.values()):
+        fits = [t for t, (tw, th) in TRIMS.items()
+                if any(tw + 2 * CROP_SPACE <= pw and th + 2 * CROP_SPACE <= ph for pw, ph in PAPER.values())]
+        raise OptionError(f"crop marks need {CROP_SPACE:g} mm around the trim: a {layout.trim} page with its "
+                          f"marks is {sheet[0]:.1f} x {sheet[1]:.1f} mm, larger than A4 (210 x 297 mm) and "
+                          f"Letter (215.9 x 279.4 mm) paper, so it cannot print at 100 %; drop --crop-marks "
+                          f"or use --trim {' or '.join(fits)}")
+
+
+# --- one scale per grid size -------------------------------------------------------------------------
+
+def id_lines(text: str, width: float, size_pt: float) -> list[str]:
+    """Break an ID (no spaces) into lines no wider than `width` mm at `size_pt`."""
+    advance = {ch: text_width(ch, size_pt) for ch in set(text)}
+    lines: list[str] = []
+    line, used = "", 0.0
+    for ch in text:
+        if line and used + advance[ch] > width:
+            lines.append(line)
+            line, used = "", 0.0
+        line += ch
+        used += advance[ch]
+    if line:
+        lines.append(line)
+    return lines
+
+
+def id_block(lines: int, size_pt: float) -> float:
+    """Height in mm of the space below a grid that holds `lines` lines of ID."""
+    return ID_GAP + lines * size_pt * PT * ID_LEADING if lines else 0.0
+
+
+@lru_cache(maxsize=1024)
+def arrange(grid_cols: int, grid_rows: int, box_w: float, box_h: float, slot: SlotStyle, id_chars: str = "",
+            id_pt: float = HOME_MIN_TEXT_PT, want: int | None = None) -> Arrangement:
+    """Choose how grids of this size share a page: the most with a comfortable cell, or `want` of them."""
+    options = []
+    for cols in range(1, max(slot.max_per_page, want or 0) + 1):
+        for rows in range(1, max(slot.max_per_page, want or 0) // cols + 1):
+            slot_w = (box_w - (cols - 1) * slot.gap) / cols
+            slot_h = (box_h - (rows - 1) * slot.gap) / rows
+            cell = min(slot_w / grid_cols, slot.max_cell)
+            lines = len(id_lines(id_chars, grid_cols * cell, id_pt)) if slot.with_id and id_chars else 0
+            cell = min(cell, (slot_h - slot.above - id_block(lines, id_pt)) / grid_rows)
+            lines = len(id_lines(id_chars, grid_cols * cell, id_pt)) if slot.with_id and id_chars else 0
+            tall = slot.above + grid_rows * cell + id_block(lines, id_pt)
+            if cell >= slot.min_cell and tall <= slot_h + 1e-9:
+                options.append(Arrangement(cols, rows, cell, slot_w, slot_h, lines))
+    if want is not None:
+        enough = [a for a in options if a.per_page >= want]
+        if not enough:
+            most = max((a.per_page for a in options), default=0)
+            raise OptionError(f"--per-page {want}: at most {most} {grid_cols}x{grid_rows} grids fit on a "
+                              f"page of {box_w:.0f} x {box_h:.0f} mm with islands of at least "
+                              f"{slot.min_cell * PUZZLE_STYLE.island_ratio:.0f} mm")
+        return max(enough, key=lambda a: (a.cell, -a.per_page, a.cols))
+    if not options:
+        island = slot.min_cell * PUZZLE_STYLE.island_ratio
+        need_w, need_h = slot.min_cell * grid_cols, slot.min_cell * grid_rows + slot.above
+        largest = int(min(box_w / slot.min_cell, (box_h - slot.above) / slot.min_cell))
+        raise OptionError(f"a {grid_cols}x{grid_rows} grid does not fit this page with islands of at least "
+                          f"{island:.0f} mm: it needs {need_w:.0f} x {need_h:.0f} mm and more for its ID, "
+                          f"and the type area is {box_w:.0f} x {box_h:.0f} mm (up to about "
+                          f"{largest}x{largest} fits); use a larger trim or a smaller grid")
+    good = [a for a in options if a.cell >= slot.good_cell]
+    if good:
+        return max(good, key=lambda a: (a.per_page, a.cell, a.cols))
+    return max(options, key=lambda a: (a.cell, a.per_page, a.cols))
+
+
+def size_arrangements(shapes: Sequence[Shape], box: tuple[float, float], slot: SlotStyle, layout: Layout,
+                      want: int | None) -> dict[tuple[int, int], Arrangement]:
+    """Give every grid size of the book one arrangement, so a size prints at one scale throughout."""
+    longest: dict[tuple[int, int], str] = {}
+    for s in shapes:
+        key = (s.cols, s.rows)
+        if len(s.id) > len(longest.get(key, "")):
+            longest[key] = s.id
+    return {key: arrange(*key, *box, slot, longest[key] if slot.with_id else "", layout.min_text_pt, want)
+            for key in sorted(longest)}
+
+
+# --- pages ---------------------------------------------------------------------------------------------
+
+def sections(shapes: Sequence[Shape], grouped: bool) -> list[tuple[str, list[int]]]:
+    """Split puzzle numbers (1-based, book order) into sections: one per grade, or one for all."""
+    if not grouped:
+        return [("", list(range(1, len(shapes) + 1)))]
+    out: list[tuple[str, list[int]]] = []
+    for number, shape in enumerate(shapes, 1):
+        if not out or out[-1][0] != shape.grade:
+            out.append((shape.grade, []))
+        out[-1][1].append(number)
+    return out
+
+
+def _rows(numbers: Sequence[int], shapes: Sequence[Shape],
+          arrangements: dict[tuple[int, int], Arrangement]) -> list[Row]:
+    """Cut a run of puzzles into rows: consecutive grids of one size, as many as a row of that size holds."""
+    rows: list[Row] = []
+    for number in numbers:
+        key = (shapes[number - 1].cols, shapes[number - 1].rows)
+        last = rows[-1] if rows else None
+        if last and last.grid == key and len(last.numbers) < last.arrangement.cols:
+            rows[-1] = Row((*last.numbers, number), key, last.arrangement)
+        else:
+            rows.append(Row((number,), key, arrangements[key]))
+    return rows
+
+
+def paginate(rows: Sequence[Row], box_h: float, slot: SlotStyle, cap: int, kind: str,
+             section: str) -> list[Page]:
+    """Stack rows onto pages while their slots fit the type area and the page holds at most `cap` grids."""
+    pages: list[Page] = []
+    current: list[Row] = []
+    used = 0.0
+    for row in rows:
+        need = row.arrangement.slot_h + (slot.gap if current else 0.0)
+        count = sum(len(r.numbers) for r in current)
+        if current and (used + need > box_h + 1e-6 or count + len(row.numbers) > cap):
+            pages.append(Page(kind, tuple(current), section))
+            current, used, need = [], 0.0, row.arrangement.slot_h
+        current.append(row)
+        used += need
+    if current:
+        pages.append(Page(kind, tuple(current), section))
+    return pages
+
+
+def kdp_padding(pages: int) -> int:
+    """Return how many pages to add so a kdp book has at least KDP_MIN_PAGES and an even count."""
+    target = max(pages, KDP_MIN_PAGES)
+    return target + target % 2 - pages
+
+
+def plan_pages(shapes: Sequence[Shape], layout: Layout, margins: Margins, grouped: bool) -> list[Page]:
+    """Lay the book out: front matter, puzzles by section, solutions; kdp adds right-hand starts and notes."""
+    _, _, box_w, box_h = content_box(1, layout.trim, margins)
+    pages = [Page(kind) for kind in FRONT_KINDS]
+    puzzle_sizes = size_arrangements(shapes, (box_w, box_h), PUZZLE_SLOT, layout, layout.per_page)
+    cap = layout.per_page or PUZZLE_SLOT.max_per_page
+    for section, numbers in sections(shapes, grouped):
+        rows = _rows(numbers, shapes, puzzle_sizes)
+        pages += paginate(rows, box_h, PUZZLE_SLOT, cap, "puzzles", section)
+    if layout.profile == "kdp" and len(pages) % 2 == 1:
+        pages.append(Page("blank"))
+    solution_sizes = size_arrangements(shapes, (box_w, box_h), SOLUTION_SLOT, layout, None)
+    rows = _rows(range(1, len(shapes) + 1), shapes, solution_sizes)
+    pages += paginate(rows, box_h, SOLUTION_SLOT, SOLUTION_SLOT.max_per_page, "solutions", "")
+    if layout.profile == "kdp":
+        # KDP refuses interiors under 24 pages or with an odd count; ruled notes pages beat blank ones.
+        pages += [Page("notes")] * kdp_padding(len(pages))
+    return pages
+
+
+def plan_book(shapes: Sequence[Shape], layout: Layout, grouped: bool = True) -> tuple[Margins, list[Page]]:
+    """Find margins and pages that agree: the kdp gutter depends on the (padded) page count it produces."""
+    check_crop_marks(layout)
+    pages_guess = KDP_MIN_PAGES
+    for _ in range(8):
+        margins = margins_for(layout.trim, layout.profile, pages_guess)
+        try:
+            pages = plan_pages(shapes, layout, margins, grouped)
+        except OptionError as err:
+            if layout.profile != "kdp" or pages_guess == KDP_MIN_PAGES:
+                raise
+            raise OptionError(f"{err} (a kdp book of {pages_guess} pages has a gutter of "
+                              f"{kdp_gutter(pages_guess) / INCH:g} in)") from None
+        if layout.profile == "pnp" or kdp_gutter(len(pages)) == kdp_gutter(pages_guess):
+            return margins, pages
+        pages_guess = len(pages)
+    return margins, pages
+
+
+def longest_id(cols: int, rows: int, density: float) -> str:
+    """The widest ID a generated cols x rows puzzle of this island density can have (for planning ahead).
+
+    Each island is one digit after at most one letter, plus one letter per 26 cells of water in a run.
+    """
+    islands = max(2, round(density * cols * rows))
+    letters = islands + 1 + math.ceil(cols * rows / 26)
+    # "m" is the widest character an ID can hold.
+    return f"{cols}x{rows}m2:" + "m" * (islands + letters)

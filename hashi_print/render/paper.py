@@ -1,0 +1,17 @@
+"""What every printed product is printed on and with: paper sizes, book trims, print profiles and inks."""
+
+from __future__ import annotations
+
+INCH = 25.4
+# Sheet sizes (width, height) in mm: PAPER for the game's products; TRIMS adds the book trims.
+PAPER = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+TRIMS = {**PAPER, "6x9": (6 * INCH, 9 * INCH), "8.5x11": (8.5 * INCH, 11 * INCH)}
+# How a book is printed: at home (pnp: print and play) or as a print-on-demand interior (kdp).
+PROFILES = ("pnp", "kdp")
+# How colours are written into a PDF: RGB for screens and home printers, CMYK for print shops.
+COLOR_MODELS = ("rgb", "cmyk")
+
+# The inks: near-black text and puzzle grids, the game's blue, and grey for small print.
+INK = "#1a1a1a"
+BLUE = "#1b3d8f"
+GREY = "#6b6b6b"

@@ -1,0 +1,1 @@
+"""The web app served by `hashi-print serve`: pages, static files and a JSON API over the library."""

@@ -1,0 +1,268 @@
+"""The web app: pages, their static files and a JSON API, all thin over the library (see tasks.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from importlib import resources
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from hashi_print.errors import HashiError
+from hashi_print.game.scoring import SoloLevel
+from hashi_print.puzzle.model import GRADES
+from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES, MODES
+from hashi_print.web import tasks
+from hashi_print.web.pool import WorkPool
+
+log = logging.getLogger(__name__)
+
+MAX_BODY = 64 * 1024
+MAX_TEXT = 20_000
+MAX_SEED = 2**48
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+PAGES = {
+    "/": ("home.html", "Hashi"),
+    "/play": ("play.html", "Play a puzzle"),
+    "/new": ("new.html", "New puzzle"),
+    "/lab": ("lab.html", "Solver lab"),
+    "/game": ("game.html", "Hashi solo"),
+    "/cards": ("cards.html", "Card flipper"),
+    "/help": ("help.html", "How to play"),
+}
+_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+          ".png": "image/png", ".svg": "image/svg+xml"}
+
+
+class BadRequest(HashiError):
+    """A request the API cannot use: wrong JSON, a missing or out-of-range field."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the server runs: worker processes and the time limit of one job."""
+
+    workers: int = 2
+    seconds: float = 10.0
+
+
+def _static_files() -> dict[str, tuple[bytes, str]]:
+    """Read the packaged static files once; requests only ever look names up in this table."""
+    out = {}
+    for entry in resources.files("hashi_print.web").joinpath("static").iterdir():
+        suffix = entry.name[entry.name.rfind("."):]
+        if entry.is_file() and suffix in _TYPES:
+            out[entry.name] = (entry.read_bytes(), _TYPES[suffix])
+    return out
+
+
+# --- reading requests ------------------------------------------------------------------------
+
+async def read_json(request: Request) -> dict:
+    """Read a JSON object body of at most MAX_BODY bytes."""
+    declared = request.headers.get("content-length", "0")
+    if not declared.isdigit() or int(declared) > MAX_BODY:
+        raise BadRequest(f"the request body must be at most {MAX_BODY} bytes")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise BadRequest(f"the request body must be at most {MAX_BODY} bytes")
+    try:
+        obj = json.loads(body or b"{}")
+    except (ValueError, RecursionError):
+        raise BadRequest("the request body is not valid JSON") from None
+    if not isinstance(obj, dict):
+        raise BadRequest("the request body must be a JSON object")
+    return obj
+
+
+def text_field(body: dict, key: str, default: str | None = None, limit: int = MAX_TEXT) -> str:
+    """A string field of the body, at most `limit` characters."""
+    value = body.get(key, default)
+    if not isinstance(value, str):
+        raise BadRequest(f'"{key}" must be a string' if key in body else f'"{key}" is missing')
+    if len(value) > limit:
+        raise BadRequest(f'"{key}" is longer than {limit} characters')
+    return value
+
+
+def int_field(body: dict, key: str, low: int, high: int, default: int | None = None) -> int:
+    """An integer field of the body between low and high."""
+    value = body.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BadRequest(f'"{key}" must be an integer' if key in body else f'"{key}" is missing')
+    if not low <= value <= high:
+        raise BadRequest(f'"{key}" must be between {low} and {high}')
+    return value
+
+
+def choice_field(body: dict, key: str, choices: tuple[str, ...], default: str) -> str:
+    """A field that must be one of `choices` (any case)."""
+    value = text_field(body, key, default, 40).lower()
+    if value not in choices:
+        raise BadRequest(f'"{key}" must be one of {", ".join(choices)}')
+    return value
+
+
+def seed_field(body: dict) -> int:
+    """The seed given, or a fresh random one."""
+    if body.get("seed") is None:
+        return random.SystemRandom().randrange(MAX_SEED)
+    return int_field(body, "seed", 0, MAX_SEED)
+
+
+def turns_field(body: dict) -> list[dict]:
+    """The turns of a solo game: each {"number": "D5" | null, "bridges": ["D-G", ...]}."""
+    turns = body.get("turns", [])
+    if not isinstance(turns, list) or len(turns) > 17:
+        raise BadRequest('"turns" must be a list of at most 17 turns')
+    out = []
+    for turn in turns:
+        if not isinstance(turn, dict):
+            raise BadRequest('each turn must be an object {"number": ..., "bridges": [...]}')
+        number = turn.get("number")
+        bridges = turn.get("bridges", [])
+        if number is not None and (not isinstance(number, str) or len(number) > 8):
+            raise BadRequest('a turn\'s "number" must be a label and numeral like "D5", or null')
+        if not isinstance(bridges, list) or len(bridges) > 6 or not all(
+                isinstance(b, str) and len(b) <= 8 for b in bridges):
+            raise BadRequest('a turn\'s "bridges" must be a list of lanes like "D-G"')
+        out.append({"number": number, "bridges": bridges})
+    return out
+
+
+# --- the app ---------------------------------------------------------------------------------
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """Build the web app with its worker pool."""
+    settings = settings or Settings()
+    pool = WorkPool(settings.workers, settings.seconds)
+    static = _static_files()
+    env = Environment(loader=PackageLoader("hashi_print.web", "templates"), autoescape=select_autoescape())
+
+    def page(template: str, title: str) -> Callable[[Request], Awaitable[Response]]:
+        async def handler(request: Request) -> Response:
+            html = env.get_template(template).render(title=title, path=request.url.path, pages=PAGES)
+            return HTMLResponse(html)
+        return handler
+
+    async def static_file(request: Request) -> Response:
+        found = static.get(request.path_params["name"])
+        if found is None:
+            raise HTTPException(404)
+        return Response(found[0], media_type=found[1], headers={"Cache-Control": "no-cache"})
+
+    def api(work: Callable[[dict], Awaitable[object]]) -> Callable[[Request], Awaitable[Response]]:
+        async def handler(request: Request) -> Response:
+            try:
+                return JSONResponse(await work(await read_json(request)))
+            except HashiError as err:
+                return JSONResponse({"error": " ".join(str(err).split())}, status_code=400)
+            except Exception:
+                log.exception("request to %s failed", request.url.path)
+                return JSONResponse({"error": "the server could not handle this request"}, status_code=400)
+        return handler
+
+    async def puzzle(body: dict) -> object:
+        return await pool.run(tasks.puzzle_view, text_field(body, "puzzle"))
+
+    async def solve(body: dict) -> object:
+        return await pool.run(tasks.solve_task, text_field(body, "puzzle"),
+                              choice_field(body, "mode", MODES, "lazy"),
+                              choice_field(body, "backend", BACKENDS, BACKENDS[0]),
+                              choice_field(body, "card", CARDINALITIES, "direct"))
+
+    async def hint(body: dict) -> object:
+        return await pool.run(tasks.hint_task, text_field(body, "puzzle"), text_field(body, "bridges", ""))
+
+    async def check(body: dict) -> object:
+        return await pool.run(tasks.check_task, text_field(body, "puzzle"), text_field(body, "bridges", ""))
+
+    async def generate(body: dict) -> object:
+        return await pool.run(tasks.generate_task, int_field(body, "width", 5, tasks.MAX_GENERATE_SIDE),
+                              int_field(body, "height", 5, tasks.MAX_GENERATE_SIDE),
+                              choice_field(body, "difficulty", tuple(GRADES), "medium"), seed_field(body))
+
+    async def validate(body: dict) -> object:
+        return await pool.run(tasks.validate_task, text_field(body, "text"))
+
+    async def deal(body: dict) -> object:
+        return await pool.run(tasks.deal_task, seed_field(body))
+
+    async def game_new(body: dict) -> object:
+        return await pool.run(tasks.game_task, choice_field(body, "side", ("a", "b"), "a"),
+                              choice_field(body, "level", tuple(SoloLevel), "normal"), seed_field(body))
+
+    async def game_play(body: dict) -> object:
+        setup = body.get("setup")
+        if setup is not None and (not isinstance(setup, str) or len(setup) > 8):
+            raise BadRequest('"setup" must be a label and a 3 or 4, like "G4"')
+        player = text_field(body, "player", "", 40).strip() or None
+        return await pool.run(tasks.play_task, choice_field(body, "side", ("a", "b"), "a"),
+                              choice_field(body, "level", tuple(SoloLevel), "normal"),
+                              int_field(body, "seed", 0, MAX_SEED),
+                              setup, turns_field(body), player)
+
+    async def not_found(request: Request, exc: HTTPException) -> Response:
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": f"{exc.status_code}: no such API call"},
+                                status_code=exc.status_code)
+        return HTMLResponse(f"<!doctype html><title>{exc.status_code}</title><p>{exc.status_code}: "
+                            "nothing here. <a href=\"/\">Home</a></p>", status_code=exc.status_code)
+
+    routes = [Route(path, page(*what)) for path, what in PAGES.items()]
+    routes.append(Route("/static/{name}", static_file))
+    for name, work in (("puzzle", puzzle), ("solve", solve), ("hint", hint), ("check", check),
+                       ("generate", generate), ("validate", validate), ("deal", deal),
+                       ("game/new", game_new), ("game/play", game_play)):
+        routes.append(Route(f"/api/{name}", api(work), methods=["POST"]))
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        yield
+        pool.close()
+
+    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found}, lifespan=lifespan)
+    return SecurityHeaders(app)
+
+
+class SecurityHeaders:
+    """ASGI middleware adding the Content-Security-Policy and friends to every response."""
+
+    HEADERS = ((b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
+               (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY"))
+
+    def __init__(self, app: Starlette):
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *self.HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def serve(host: str, port: int, settings: Settings, announce: Callable[[str], None]) -> None:
+    """Run the app with uvicorn until Ctrl-C."""
+    import uvicorn
+
+    app = create_app(settings)
+    shown = f"[{host}]" if ":" in host else host
+    announce(f"hashi-print web app on http://{shown}:{port}/  (Ctrl-C stops it)")
+    uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -1,0 +1,149 @@
+// Drawing a board (a classic puzzle or a game sheet) as SVG, and finding what a pointer is over.
+// The geometry (islands, lanes, crossings) comes from the server; nothing here decides a rule.
+const NS = "http://www.w3.org/2000/svg";
+export const UNIT = 40;
+
+export function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(NS, name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+export class Board {
+  // view: {rows, cols, islands: [{row, col}], lanes: [{a, b, horizontal, cells, name}], crossings}
+  constructor(svg, view, options = {}) {
+    this.svg = svg;
+    this.view = view;
+    this.sheet = Boolean(options.sheet);
+    this.laneByName = new Map(view.lanes.map((lane, k) => [lane.name, k]));
+    this.islandAtCell = new Map(view.islands.map((isl, i) => [`${isl.row},${isl.col}`, i]));
+    this.lanesAtCell = new Map();
+    view.lanes.forEach((lane, k) => {
+      for (const [r, c] of lane.cells) {
+        const key = `${r},${c}`;
+        if (!this.lanesAtCell.has(key)) this.lanesAtCell.set(key, []);
+        this.lanesAtCell.get(key).push(k);
+      }
+    });
+    svg.setAttribute("viewBox", `0 0 ${view.cols * UNIT} ${view.rows * UNIT}`);
+  }
+
+  centre(i) {
+    const isl = this.view.islands[i];
+    return [(isl.col + 0.5) * UNIT, (isl.row + 0.5) * UNIT];
+  }
+
+  // Pointer position in cell units (column x, row y).
+  point(event) {
+    const pt = this.svg.createSVGPoint();
+    pt.x = event.clientX;
+    pt.y = event.clientY;
+    const p = pt.matrixTransform(this.svg.getScreenCTM().inverse());
+    return {x: p.x / UNIT, y: p.y / UNIT};
+  }
+
+  islandAt(p) {
+    const i = this.islandAtCell.get(`${Math.floor(p.y)},${Math.floor(p.x)}`);
+    return i === undefined ? -1 : i;
+  }
+
+  // The lane under a point of water: a built one first, else the one whose line is nearer.
+  laneAt(p, counts) {
+    const lanes = this.lanesAtCell.get(`${Math.floor(p.y)},${Math.floor(p.x)}`) || [];
+    if (lanes.length <= 1) return lanes.length ? lanes[0] : -1;
+    const built = lanes.filter((k) => counts[k] > 0);
+    if (built.length === 1) return built[0];
+    const dx = Math.abs(p.x - Math.floor(p.x) - 0.5);
+    const dy = Math.abs(p.y - Math.floor(p.y) - 0.5);
+    return lanes.find((k) => this.view.lanes[k].horizontal === (dy < dx));
+  }
+
+  // The lane leaving island i toward (dr, dc), or -1.
+  laneToward(i, dr, dc) {
+    const isl = this.view.islands[i];
+    return this.view.lanes.findIndex((lane) => {
+      if (lane.a !== i && lane.b !== i) return false;
+      const o = this.view.islands[lane.a === i ? lane.b : lane.a];
+      return Math.sign(o.row - isl.row) === dr && Math.sign(o.col - isl.col) === dc;
+    });
+  }
+
+  laneBetween(i, j) {
+    return this.view.lanes.findIndex((l) => (l.a === i && l.b === j) || (l.a === j && l.b === i));
+  }
+
+  // The next island from i in direction (dr, dc) on the grid, for keyboard moves, or -1.
+  islandToward(i, dr, dc) {
+    const isl = this.view.islands[i];
+    let best = -1;
+    let bestScore = Infinity;
+    this.view.islands.forEach((o, j) => {
+      const ahead = dr ? (o.row - isl.row) * dr : (o.col - isl.col) * dc;
+      const aside = dr ? Math.abs(o.col - isl.col) : Math.abs(o.row - isl.row);
+      if (j === i || ahead <= 0) return;
+      const score = ahead + 2 * aside;
+      if (score < bestScore) { best = j; bestScore = score; }
+    });
+    return best;
+  }
+
+  // Whether a built lane crosses lane k (from the server's crossing lists).
+  crossesBuilt(k, counts) {
+    return this.view.crossings[k].some((c) => counts[c] > 0);
+  }
+
+  // look: {islandText(i), islandClass(i), laneClass(k), extra(i, g) for island decorations,
+  //        cursor: i, selected: i, hitLanes: bool}
+  draw(counts, look) {
+    const svg = this.svg;
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    const {rows, cols} = this.view;
+    el("rect", {x: 0, y: 0, width: cols * UNIT, height: rows * UNIT, class: "water"}, svg);
+    const guides = el("g", {class: "guides"}, svg);
+    if (this.sheet) {
+      this.view.lanes.forEach((lane) => {
+        const [x1, y1] = this.centre(lane.a);
+        const [x2, y2] = this.centre(lane.b);
+        el("line", {x1, y1, x2, y2, class: "lane-guide"}, guides);
+      });
+    } else {
+      for (let r = 0; r < rows; r++) {
+        for (let c = 0; c < cols; c++) {
+          el("circle", {cx: (c + 0.5) * UNIT, cy: (r + 0.5) * UNIT, r: 1.3, class: "dot"}, guides);
+        }
+      }
+    }
+    const bridges = el("g", {class: "bridges"}, svg);
+    this.view.lanes.forEach((lane, k) => {
+      const [x1, y1] = this.centre(lane.a);
+      const [x2, y2] = this.centre(lane.b);
+      const cls = `bridge ${look.laneClass ? look.laneClass(k) : ""}`;
+      const g = el("g", {"data-lane": lane.name, class: cls}, bridges);
+      const n = counts[k];
+      const offsets = n === 2 ? [-4, 4] : n === 1 ? [0] : [];
+      for (const d of offsets) {
+        const [ox, oy] = lane.horizontal ? [0, d] : [d, 0];
+        el("line", {x1: x1 + ox, y1: y1 + oy, x2: x2 + ox, y2: y2 + oy}, g);
+      }
+      if (look.hitLanes) {
+        el("line", {x1, y1, x2, y2, class: "hit", "data-lane": lane.name}, g);
+      }
+    });
+    const islands = el("g", {class: "islands"}, svg);
+    this.view.islands.forEach((isl, i) => {
+      const [cx, cy] = this.centre(i);
+      let cls = `island ${look.islandClass ? look.islandClass(i) : ""}`;
+      if (look.cursor === i) cls += " cursor";
+      if (look.selected === i) cls += " selected";
+      const g = el("g", {class: cls, "data-island": isl.name || isl.label}, islands);
+      el("circle", {cx, cy, r: UNIT * 0.38}, g);
+      if (look.extra) look.extra(i, g, cx, cy);
+      const text = look.islandText ? look.islandText(i) : "";
+      if (text !== "") {
+        const t = el("text", {x: cx, y: cy + 1, "text-anchor": "middle", "dominant-baseline": "central"}, g);
+        t.textContent = text;
+      }
+    });
+  }
+}

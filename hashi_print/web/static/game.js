@@ -1,0 +1,224 @@
+// The solo roll-and-write game: the server deals, referees every turn and scores; this page draws.
+import {post, setStatus} from "./api.js";
+import {Board, el, UNIT} from "./board.js";
+import {T} from "./strings.js";
+
+const STORE = "hashi-solo";
+const svg = document.getElementById("sheet");
+let game = null;       // {side, level, seed, player, info, setup, turns}
+let board = null;
+let state = null;      // the server's answer for the turns played so far
+let pending = {number: null, bridges: []};
+let setupIsland = null;
+
+const labelOf = (i) => game.info.layout.islands[i].label;
+
+function save() {
+  localStorage.setItem(STORE, JSON.stringify({side: game.side, level: game.level, seed: game.seed,
+    player: game.player, setup: game.setup, turns: game.turns}));
+}
+
+function counts() {
+  const c = game.info.layout.lanes.map((lane) => (state && state.bridges[lane.name]) || 0);
+  for (const name of pending.bridges) c[board.laneByName.get(name)] += 1;
+  return c;
+}
+
+function draw() {
+  const numerals = state ? state.numerals : {};
+  const circled = new Set(state ? state.circled : []);
+  board.draw(counts(), {
+    hitLanes: true,
+    islandText: (i) => {
+      const label = labelOf(i);
+      if (label in numerals) return String(numerals[label]);
+      if (pending.number === label && state && state.card) return String(state.card.numeral);
+      return "";
+    },
+    islandClass: (i) => {
+      const isl = game.info.layout.islands[i];
+      return [circled.has(isl.label) ? "circled" : "", isl.flag ? `flag-${isl.flag}` : "",
+        pending.number === isl.label || setupIsland === isl.label ? "pending" : ""].join(" ");
+    },
+    laneClass: (k) => (pending.bridges.includes(game.info.layout.lanes[k].name) ? "pending" : ""),
+    extra: (i, g, cx, cy) => {
+      const isl = game.info.layout.islands[i];
+      const label = el("text", {x: cx - UNIT * 0.42, y: cy - UNIT * 0.3, class: "label"}, g);
+      label.textContent = isl.label;
+      if (isl.flag) {
+        el("path", {d: `M${cx + 9} ${cy - 20} l0 -12 l10 4 l-10 4`, class: `flag ${isl.flag}`}, g);
+      }
+      if (circled.has(isl.label)) el("circle", {cx, cy, r: UNIT * 0.46, class: "ring"}, g);
+    },
+  });
+}
+
+function showGoals() {
+  const t = document.getElementById("goals");
+  t.replaceChildren();
+  const head = t.insertRow();
+  T.goalHead.forEach((h) => { const th = document.createElement("th"); th.textContent = h; head.appendChild(th); });
+  for (const goal of game.info.goals) {
+    const row = t.insertRow();
+    row.dataset.goal = goal.goal;
+    const reached = state && state.goals[goal.goal];
+    row.insertCell().textContent = T.goalNames[goal.goal];
+    row.insertCell().textContent = goal.limit;
+    row.insertCell().textContent = goal.bonus;
+    row.insertCell().textContent = reached ? T.goalReached(reached, reached <= goal.limit) : "–";
+  }
+}
+
+function showCard() {
+  const box = document.getElementById("cardbox");
+  box.replaceChildren();
+  if (!state) return;
+  const turn = document.createElement("p");
+  turn.className = "turn";
+  if (!state.card) {
+    turn.textContent = T.gameOver;
+    box.append(turn);
+    return;
+  }
+  turn.textContent = T.turnOf(state.turn + 1, game.info.turns);
+  const numeral = document.createElement("p");
+  numeral.className = "numeral";
+  numeral.textContent = state.card.numeral;
+  const bridges = document.createElement("p");
+  bridges.className = "bridges";
+  bridges.textContent = T.cardBridges(state.card.bridges);
+  box.append(turn, numeral, bridges);
+}
+
+function showPending() {
+  document.getElementById("pending").textContent = state && state.card ?
+    T.pending(pending.number, pending.bridges.length, state.card.bridges) : "";
+}
+
+function render() {
+  const phase = !state ? "setup" : state.card ? "turn" : "over";
+  document.getElementById("setup-buttons").hidden = phase !== "setup";
+  document.getElementById("turn-buttons").hidden = phase !== "turn";
+  document.getElementById("final").hidden = phase !== "over";
+  if (phase === "over") {
+    document.getElementById("final-score").textContent = T.finalScore(state.score);
+    document.getElementById("final-rating").textContent = state.rating ? T.rating(state.rating) : "";
+    document.getElementById("record").value = state.record;
+  }
+  showCard();
+  showGoals();
+  showPending();
+  draw();
+}
+
+async function replay(turns) {
+  return post("game/play", {side: game.side, level: game.level, seed: game.seed, player: game.player,
+    setup: game.setup, turns});
+}
+
+async function begin(saved) {
+  try {
+    game = {...saved, info: await post("game/new", {side: saved.side, level: saved.level, seed: saved.seed})};
+    game.seed = game.info.seed;
+    board = new Board(svg, game.info.layout, {sheet: true});
+    state = null;
+    pending = {number: null, bridges: []};
+    setupIsland = null;
+    if (game.setup) {
+      const answer = await replay(game.turns);
+      if (answer.legal) state = answer;
+      else { game.turns = []; state = await replay([]); }
+    }
+    document.getElementById("table").hidden = false;
+    save();
+    setStatus(state ? T.turnHelp : T.setupPick);
+    render();
+  } catch (err) {
+    setStatus(err.message, "error");
+    document.getElementById("table").hidden = false;
+  }
+}
+
+async function writeSetup(value) {
+  if (!setupIsland) { setStatus(T.setupPick, "error"); return; }
+  game.setup = `${setupIsland}${value}`;
+  const answer = await replay([]).catch((err) => ({legal: false, reason: err.message}));
+  if (!answer.legal) {
+    game.setup = null;
+    setStatus(T.refused(answer.reason), "error");
+    return;
+  }
+  state = answer;
+  setupIsland = null;
+  save();
+  setStatus(T.turnHelp);
+  render();
+}
+
+async function playTurn() {
+  const turn = {number: pending.number && `${pending.number}${state.card.numeral}`, bridges: pending.bridges};
+  const answer = await replay([...game.turns, turn]).catch((err) => ({legal: false, reason: err.message}));
+  if (!answer.legal) {
+    setStatus(T.refused(answer.reason), "error");
+    return;
+  }
+  game.turns.push(turn);
+  state = answer;
+  pending = {number: null, bridges: []};
+  save();
+  setStatus(state.card ? T.turnHelp : T.gameOver, state.card ? "" : "win");
+  render();
+}
+
+svg.addEventListener("contextmenu", (e) => e.preventDefault());
+svg.addEventListener("pointerup", (e) => {
+  if (!board || !game) return;
+  const remove = e.button === 2 || e.shiftKey;
+  const p = board.point(e);
+  const island = board.islandAt(p);
+  const laneNode = e.target.closest("[data-lane]");
+  const lane = island < 0 ? (laneNode ? board.laneByName.get(laneNode.dataset.lane) : board.laneAt(p, counts())) : -1;
+  if (!state) {
+    if (island >= 0) { setupIsland = labelOf(island); setStatus(T.setupChosen(setupIsland)); draw(); }
+    return;
+  }
+  if (!state.card) return;
+  if (island >= 0) {
+    const label = labelOf(island);
+    if (!(label in state.numerals)) pending.number = pending.number === label ? null : label;
+  } else if (lane !== undefined && lane >= 0) {
+    const name = game.info.layout.lanes[lane].name;
+    const at = pending.bridges.lastIndexOf(name);
+    if (remove) { if (at >= 0) pending.bridges.splice(at, 1); } else pending.bridges.push(name);
+  }
+  showPending();
+  draw();
+});
+
+document.getElementById("setup-3").addEventListener("click", () => writeSetup(3));
+document.getElementById("setup-4").addEventListener("click", () => writeSetup(4));
+document.getElementById("play-turn").addEventListener("click", playTurn);
+document.getElementById("clear-turn").addEventListener("click", () => {
+  pending = {number: null, bridges: []};
+  showPending();
+  draw();
+});
+document.getElementById("download").addEventListener("click", () => {
+  const blob = new Blob([state.record], {type: "text/plain"});
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = `hashi-solo-${game.side}-${game.seed}.txt`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+});
+
+document.getElementById("start").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const form = new FormData(e.target);
+  begin({side: form.get("side"), level: form.get("level"), player: form.get("player") || null,
+    seed: form.get("seed") === "" ? null : Number(form.get("seed")), setup: null, turns: []});
+});
+
+const saved = JSON.parse(localStorage.getItem(STORE) || "null");
+if (saved && saved.side) begin(saved);

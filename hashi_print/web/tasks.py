@@ -1,0 +1,297 @@
+"""The work behind each web request: plain functions of plain values that return JSON-ready objects.
+
+They run in the worker pool, so they take and return only picklable things. Each one calls the same
+library functions as the command line and returns the same objects its `--json` prints.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from functools import lru_cache
+
+from hashi_print.errors import FormatError, HashiError, PuzzleError, RuleError
+from hashi_print.game.board import BoardSide, builtin_side
+from hashi_print.game.deck import CARDS_PLAYED, GOALS, Card, load_deck
+from hashi_print.game.rules import Move, apply, new_game
+from hashi_print.game.scoring import load_scoring, rating, score_sheet
+from hashi_print.game.simulate import deal
+from hashi_print.puzzle.check import check_solution
+from hashi_print.puzzle.deduce import hint_steps, island_names, lane_name, parse_bridges, step_json
+from hashi_print.puzzle.formats import format_tatham_id, parse_puzzle
+from hashi_print.puzzle.generate import generate
+from hashi_print.puzzle.model import Puzzle, Solution
+from hashi_print.puzzle.solve import solve, solve_traced
+from hashi_print.sheets.formats import (
+    format_record,
+    parse_bridge,
+    parse_numeral,
+    parse_sheet,
+    record_from_moves,
+)
+from hashi_print.sheets.validate import default_deck, default_scoring, validate
+
+MAX_SIDE = 30
+MAX_GENERATE_SIDE = 20
+MAX_ROUNDS_SHOWN = 60
+MAX_EAGER_ISLANDS = 150
+_DECLARED_SIZES = (
+    re.compile(r"\A\s*(\d+)x(\d+)"),
+    re.compile(r"\?hashi/(\d+)/(\d+)"),
+    re.compile(r"\A\s*(\d+)[ \t]+(\d+)[ \t]+\d+[ \t]*$", re.MULTILINE),
+    re.compile(r'"(?:width|height)"\s*:\s*(\d+)()'),
+)
+_BRIDGE_ITEM = re.compile(r"^[A-Za-z]{1,3}\d{1,3}[-=][A-Za-z]{1,3}\d{1,3}$")
+
+
+def read_web_puzzle(text: str) -> Puzzle:
+    """Parse a puzzle sent by a browser, refusing grids larger than the web app serves."""
+    for pattern in _DECLARED_SIZES:
+        for match in pattern.finditer(text):
+            if any(len(n) > 4 or int(n) > MAX_SIDE for n in match.groups() if n):
+                raise PuzzleError(f"puzzles here are at most {MAX_SIDE}x{MAX_SIDE}")
+    puzzle = parse_puzzle(text, "puzzle")
+    if puzzle.cols > MAX_SIDE or puzzle.rows > MAX_SIDE:
+        raise PuzzleError(f"puzzles here are at most {MAX_SIDE}x{MAX_SIDE}, "
+                          f"this one is {puzzle.cols}x{puzzle.rows}")
+    return puzzle
+
+
+def _drawn(puzzle: Puzzle, bridges: str) -> tuple[int, ...]:
+    """Read the bridges drawn so far ('A1=E1 C4-C6'); never a file name, unlike the command line."""
+    items = [t for t in re.split(r"[\s,;]+", bridges.strip()) if t]
+    for item in items:
+        if not _BRIDGE_ITEM.match(item):
+            raise FormatError(f"cannot read {item[:20]!r}: write bridges like C4-C6 (one) or C4=C6 (two)",
+                              source="bridges")
+    return parse_bridges(puzzle, " ".join(items), source="bridges")
+
+
+def puzzle_view(text: str) -> dict:
+    """The puzzle as the board draws it: islands with names, lanes with their cells, crossings."""
+    puzzle = read_web_puzzle(text)
+    geo = puzzle.geometry
+    names = island_names(puzzle)
+    return {
+        "id": format_tatham_id(puzzle),
+        "width": puzzle.cols, "height": puzzle.rows, "rows": puzzle.rows, "cols": puzzle.cols,
+        "islands": [{"row": i.row, "col": i.col, "clue": i.clue, "name": names[k]}
+                    for k, i in enumerate(puzzle.islands)],
+        "lanes": [{"a": ln.a, "b": ln.b, "horizontal": ln.horizontal,
+                   "name": lane_name(puzzle, ln.index, names), "cells": [list(c) for c in ln.cells]}
+                  for ln in geo.lanes],
+        "crossings": [list(c) for c in geo.crossings],
+    }
+
+
+def solve_task(text: str, mode: str, backend: str, card: str) -> dict:
+    """The `solve --json` object plus the lab's statistics and the cut rounds drawn step by step."""
+    puzzle = read_web_puzzle(text)
+    if mode == "eager" and len(puzzle.islands) > MAX_EAGER_ISLANDS:
+        # The reachability encoding grows with the square of the island count.
+        raise PuzzleError(f"eager mode takes at most {MAX_EAGER_ISLANDS} islands here; "
+                          f"this puzzle has {len(puzzle.islands)}")
+    traced = solve_traced(puzzle, mode, backend, card)
+    result = traced.result
+    names = island_names(puzzle)
+    geo = puzzle.geometry
+    rounds = [{"bridges": Solution.from_lane_counts(geo, r.counts).as_lists(),
+               "groups": [[names[i] for i in g] for g in r.groups]} for r in traced.rounds[:MAX_ROUNDS_SHOWN]]
+    return {
+        "status": result.status,
+        "solution": result.solution.as_lists() if result.solution else None,
+        "seconds": round(result.seconds, 6),
+        "stats": {"variables": traced.variables, "clauses": traced.clauses, "cuts": result.cuts,
+                  "rounds": len(traced.rounds), "seconds": round(result.seconds, 6)},
+        "rounds": rounds,
+        "mode": mode, "backend": backend, "card": card,
+    }
+
+
+def hint_task(text: str, bridges: str) -> dict | None:
+    """The `hint --json` object for the bridges drawn so far, or None when nothing is left to deduce."""
+    puzzle = read_web_puzzle(text)
+    steps = hint_steps(puzzle, _drawn(puzzle, bridges))
+    if not steps:
+        return None
+    return {**step_json(puzzle, steps[-1]), "because": [step_json(puzzle, s) for s in steps[:-1]]}
+
+
+@lru_cache(maxsize=256)
+def _unique_solution(puzzle_id: str) -> Solution | None:
+    """The solution of a puzzle when it is unique (cached: a page checks the same puzzle many times)."""
+    result = solve(parse_puzzle(puzzle_id, "puzzle"))
+    return result.solution if result.status == "unique" else None
+
+
+def check_task(text: str, bridges: str) -> dict:
+    """Compare the bridges drawn with the unique solution: wrong lanes, over-full and complete islands."""
+    puzzle = read_web_puzzle(text)
+    counts = _drawn_loose(puzzle, bridges)
+    geo = puzzle.geometry
+    names = island_names(puzzle)
+    touching = [sum(counts[k] for k in geo.lanes_of[i]) for i in range(len(geo.positions))]
+    solution = _unique_solution(format_tatham_id(puzzle))
+    wrong = []
+    if solution is not None:
+        right = solution.lane_counts(geo)
+        wrong = [lane_name(puzzle, k, names) for k, (x, s) in enumerate(zip(counts, right, strict=True))
+                 if x > s]
+    drawn = Solution.from_lane_counts(geo, counts)
+    return {
+        "solved": not _crosses(puzzle, counts) and not check_solution(puzzle, drawn),
+        "wrong": wrong,
+        "overfull": [names[i] for i, t in enumerate(touching) if t > puzzle.clues[i]],
+        "complete": [names[i] for i, t in enumerate(touching) if t == puzzle.clues[i]],
+        "unique": solution is not None,
+    }
+
+
+def _drawn_loose(puzzle: Puzzle, bridges: str) -> tuple[int, ...]:
+    """Read drawn bridges that may over-fill islands (the player sees them red); lanes still hold 2."""
+    counts = [0] * len(puzzle.geometry.lanes)
+    for item in (t for t in re.split(r"[\s,;]+", bridges.strip()) if t):
+        one = _drawn_item(puzzle, item)
+        counts = [a + b for a, b in zip(counts, one, strict=True)]
+    for k, x in enumerate(counts):
+        if x > 2:
+            raise PuzzleError(f"lane {lane_name(puzzle, k)} has {x} bridges; at most 2 fit")
+    return tuple(counts)
+
+
+def _drawn_item(puzzle: Puzzle, item: str) -> tuple[int, ...]:
+    """Read one bridge item on an otherwise empty board (so a single item never over-fills)."""
+    if not _BRIDGE_ITEM.match(item):
+        raise FormatError(f"cannot read {item[:20]!r}: write bridges like C4-C6 (one) or C4=C6 (two)",
+                          source="bridges")
+    try:
+        return parse_bridges(puzzle, item, source="bridges")
+    except PuzzleError:
+        # A double bridge to a 1 over-fills it; the player is allowed to draw that and see it red.
+        half = parse_bridges(puzzle, item.replace("=", "-"), source="bridges")
+        return tuple(2 * x for x in half)
+
+
+def _crosses(puzzle: Puzzle, counts: tuple[int, ...]) -> bool:
+    """Tell whether two drawn bridges cross."""
+    geo = puzzle.geometry
+    return any(x and counts[c] for k, x in enumerate(counts) for c in geo.crossings[k])
+
+
+def generate_task(width: int, height: int, difficulty: str, seed: int) -> dict:
+    """Generate one puzzle of exactly this grade from `seed`: its Tatham ID, grade and seed."""
+    if not (5 <= width <= MAX_GENERATE_SIDE and 5 <= height <= MAX_GENERATE_SIDE):
+        raise PuzzleError(f"width and height go from 5 to {MAX_GENERATE_SIDE} here")
+    made = generate(width, height, difficulty, random.Random(seed))
+    return {"puzzle": format_tatham_id(made.puzzle), "grade": str(made.grade), "seed": seed}
+
+
+def validate_task(text: str) -> dict:
+    """The `validate --json` object for a sheet or record typed in a browser (built-in sides only)."""
+    if re.search(r"^\s*layout\b|\"layout\"\s*:", text, re.MULTILINE | re.IGNORECASE):
+        raise FormatError("the web app reads no layout files; name `side A` or `side B`", source="sheet")
+    doc = parse_sheet(text, source="sheet")
+    return validate(doc, default_deck(), default_scoring()).to_json()
+
+
+# --- the roll-and-write game -----------------------------------------------------------------
+
+def deal_task(seed: int) -> dict:
+    """Shuffle the deck with `seed`, put one card away unseen and return the 17 others in order."""
+    cards = deal(load_deck(), random.Random(seed))
+    return {"seed": seed, "cards": [{"numeral": c.numeral, "bridges": c.bridges} for c in cards]}
+
+
+def side_view(side: BoardSide) -> dict:
+    """A board side as the sheet draws it: labelled islands with flags, lanes and crossings."""
+    geo = side.geometry
+    return {
+        "side": side.name, "rows": side.rows, "cols": side.cols,
+        "islands": [{"label": i.label, "row": i.row, "col": i.col, "flag": i.flag} for i in side.islands],
+        "lanes": [{"a": ln.a, "b": ln.b, "horizontal": ln.horizontal, "name": side.lane_name(ln.index),
+                   "cells": [list(c) for c in ln.cells]} for ln in geo.lanes],
+        "crossings": [list(c) for c in geo.crossings],
+    }
+
+
+def _solo_limits(side: str, level: str) -> dict[str, int]:
+    """The solo turn limits of a side and level from the designed scoring."""
+    scoring = load_scoring()
+    levels = scoring.solo_levels.get(side, {})
+    if level not in levels:
+        raise FormatError(f"unknown level {level!r}; choose one of {', '.join(levels) or 'none'}")
+    return levels[level]
+
+
+def game_task(side_name: str, level: str, seed: int) -> dict:
+    """Start a solo game: the sheet's side, the goals with their turn limits, bonus values and ratings."""
+    side = builtin_side(side_name)
+    scoring = load_scoring()
+    limits = _solo_limits(side.name, level)
+    return {
+        "layout": side_view(side), "level": level, "seed": seed,
+        "levels": list(scoring.solo_levels.get(side.name, {})),
+        "goals": [{"goal": g, "limit": limits.get(g), "bonus": scoring.bonus[g][0]} for g in GOALS],
+        "per_circled": scoring.per_circled,
+        "ratings": [list(b) for b in scoring.ratings.get(side.name, ())],
+        "turns": CARDS_PLAYED,
+    }
+
+
+def _move(side: BoardSide, number: str | None, bridges: list[str], turn: int) -> Move:
+    """Turn a played turn in the record's words (`D5`, `D-G`) into the rules' Move."""
+    numeral = parse_numeral(side, number, turn) if number else None
+    lanes = []
+    for token in bridges:
+        for a, b in parse_bridge(side, token, turn):
+            lane = side.geometry.lane_between(a, b)
+            if lane is None:
+                raise RuleError(f"{token}: there is no lane between those islands", rule="bridge-lane",
+                                where=token)
+            lanes.append(lane)
+    return Move(numeral, tuple(sorted(lanes)))
+
+
+def play_task(side_name: str, level: str, seed: int, setup: str | None, turns: list[dict],
+              player: str | None = None) -> dict:
+    """Replay a solo game with the rules engine; refuse the last turn with the reason if it breaks a rule."""
+    side = builtin_side(side_name)
+    limits = _solo_limits(side.name, level)
+    cards = deal(load_deck(), random.Random(seed))
+    if len(turns) > len(cards):
+        raise FormatError(f"a game has {len(cards)} turns")
+    setup_move = parse_numeral(side, setup, None) if setup else None
+    try:
+        state = new_game(side, setup_move)
+    except RuleError as err:
+        return {"legal": False, "turn": 0, "rule": err.rule, "reason": err.message}
+    moves = []
+    for n, turn in enumerate(turns, start=1):
+        try:
+            move = _move(side, turn.get("number"), list(turn.get("bridges", [])), n)
+            state = apply(state, cards[n - 1], move)
+        except RuleError as err:
+            return {"legal": False, "turn": n, "rule": err.rule, "reason": err.message}
+        except HashiError as err:
+            return {"legal": False, "turn": n, "rule": "format", "reason": err.message}
+        moves.append(move)
+    out = {
+        "legal": True, "turn": state.turn,
+        "card": _card_json(cards[state.turn]) if state.turn < len(cards) else None,
+        "numerals": {side.islands[i].label: v for i, v in enumerate(state.numerals) if v is not None},
+        "bridges": {side.lane_name(k): n for k, n in enumerate(state.bridges) if n},
+        "circled": sorted(side.islands[i].label for i in state.circled),
+        "goals": dict(state.goals), "limits": limits,
+    }
+    if state.turn == len(cards):
+        scoring = load_scoring()
+        score = score_sheet(state, scoring, solo_side=side.name, solo_level=level)
+        record = record_from_moves(side, setup_move, cards, moves, player=player)
+        out |= {"score": score.to_json(), "rating": rating(scoring, side.name, score.total),
+                "record": format_record(record)}
+    return out
+
+
+def _card_json(card: Card) -> dict:
+    """A card as the page shows it."""
+    return {"numeral": card.numeral, "bridges": card.bridges}

@@ -1,0 +1,1 @@
+"""The designed board sides, deck and scoring, shipped in the package as hashi_print.layouts."""

@@ -1,0 +1,116 @@
+"""Print rules of the kit, measured from the files: text sizes, the safe area, fonts, crop marks, SVG."""
+
+from __future__ import annotations
+
+import io
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from pdfink import edge_gaps, page_ink, page_size_mm
+from pypdf import PdfReader
+
+from hashi_print.errors import LayoutError
+from hashi_print.render.canvas import PdfCanvas, SvgCanvas
+from hashi_print.render.kit import build_kit
+from hashi_print.render.preflight import PrintError, home_sheet
+
+HOME_PRODUCTS = ("sheet-A", "sheet-B", "cards", "solo", "rules")
+SVG = "{http://www.w3.org/2000/svg}"
+XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory):
+    """The shipped kit for both papers, built once."""
+    out = tmp_path_factory.mktemp("kit")
+    build_kit(out, "both")
+    return out
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("stem", HOME_PRODUCTS)
+def test_home_print_text_is_6_pt_or_more_and_all_ink_keeps_5_mm_from_the_edge(kit, paper, stem):
+    reader = PdfReader(kit / f"{stem}-{paper}.pdf")
+    for index in range(len(reader.pages)):
+        w, h = page_size_mm(reader, index)
+        glyphs, inks = page_ink(reader, index)
+        assert glyphs and inks
+        for g in glyphs:
+            assert g.size >= 6.0 - 1e-6, (stem, index, g.text, g.size)
+            assert min(edge_gaps(g.box, w, h)) >= 5.0 - 1e-3, (stem, index, g.text, g.box)
+        for ink in inks:
+            assert min(edge_gaps(ink.box, w, h)) >= 5.0 - 1e-3, (stem, index, ink.box)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_home_card_sheets_keep_crop_marks_on_the_printable_paper(kit, paper):
+    reader = PdfReader(kit / f"cards-{paper}.pdf")
+    w, h = page_size_mm(reader)
+    _, inks = page_ink(reader, 0)
+    # Crop marks are the short black strokes outside the grid of cards.
+    marks = [i for i in inks if i.stroked and not i.filled and i.stroke == ("RG", 0, 0, 0)
+             and max(i.box[2] - i.box[0], i.box[3] - i.box[1]) < 6]
+    assert marks, "no crop marks found"
+    nearest = min(min(edge_gaps(m.box, w, h)) for m in marks)
+    assert nearest >= 5.0
+    # On A4 there is room above the cards for the vertical marks; on Letter only at the sides.
+    vertical = [m for m in marks if m.box[3] - m.box[1] > m.box[2] - m.box[0]]
+    assert bool(vertical) == (paper == "a4")
+
+
+def test_the_two_font_subsets_carry_different_tags(kit):
+    reader = PdfReader(kit / "sheet-A-a4.pdf")
+    names = {str(f.get_object()["/BaseFont"]) for f in reader.pages[0]["/Resources"]["/Font"].values()}
+    tags = {n.split("+")[0] for n in names}
+    assert len(names) == 2 and len(tags) == 2, names
+    assert all(re.fullmatch(r"/[A-Z]{6}", t) for t in tags)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_svgs_exist_for_both_papers_with_their_page_size_and_keep_spaces(kit, paper):
+    expected = {"a4": "210mm", "letter": "215.9mm"}[paper]
+    files = sorted((kit / "svg" / paper).glob("*.svg"))
+    assert {f.stem for f in files} >= {"sheet-A", "sheet-B", "solo", "rules-1", "rules-2", "cards-back"}
+    for f in files:
+        root = ET.parse(f).getroot()
+        assert root.get("width") == expected
+        texts = list(root.iter(f"{SVG}text"))
+        assert texts and all(t.get(XML_SPACE) == "preserve" for t in texts), f
+    sheet = ET.parse(kit / "svg" / paper / "sheet-A.svg").getroot()
+    assert any("  " in (t.text or "") for t in sheet.iter(f"{SVG}text"))
+
+
+def test_a_file_that_breaks_a_rule_is_not_written_and_the_message_says_where(tmp_path):
+    target = tmp_path / "small.pdf"
+    cv = PdfCanvas(target, 100, 100, preflight=home_sheet(100, 100))
+    cv.text(20, 20, "fine", size_pt=9)
+    cv.new_page()
+    cv.text(20, 50, "tiny", size_pt=5)
+    message = r"small.pdf was not written: page 2: the text 'tiny' is set at 5 pt"
+    with pytest.raises(PrintError, match=message):
+        cv.save()
+    assert not target.exists()
+    edge = tmp_path / "edge.svg"
+    svg = SvgCanvas(100, 100, preflight=home_sheet(100, 100))
+    svg.line(1, 50, 40, 50, width=0.3)
+    with pytest.raises(LayoutError, match=r"page 1: a line .* reaches 0.85 mm from the left edge"):
+        svg.save(edge)
+    assert not edge.exists()
+
+
+def test_fonts_are_checked_in_the_written_bytes():
+    from hashi_print.render.preflight import font_problems
+
+    cv = PdfCanvas(None, 50, 50)
+    cv.text(10, 10, "a")
+    cv.text(10, 20, "b", bold=True)
+    assert font_problems(cv.tobytes()) == []
+    from reportlab.pdfgen.canvas import Canvas
+
+    buf = io.BytesIO()
+    plain = Canvas(buf)
+    plain.setFont("Helvetica", 10)
+    plain.drawString(10, 10, "x")
+    plain.save()
+    assert any("Helvetica is not embedded" in p for p in font_problems(buf.getvalue()))
