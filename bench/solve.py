@@ -1,7 +1,8 @@
 """Benchmark the solver lab: every mode and backend on the janko and Coelho sets, side by side.
 
-Run: .venv/bin/python bench/solve.py [--repeat 3] [--eager-limit 200] [--coelho-step 6]
-Prints a markdown table; numbers are medians over --repeat runs of the whole set.
+Run: .venv/bin/python bench/solve.py [--repeat 3] [--eager-limit 200] [--coelho-step 6] [--split-only]
+Prints markdown tables; numbers are medians over --repeat runs of the whole set. The first table
+splits the default solver's time into its stages, so the distance to the pure search stays visible.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from hashi_print.puzzle.formats import parse_has, parse_text_grid  # noqa: E402
 from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES  # noqa: E402
-from hashi_print.puzzle.solve import solve  # noqa: E402
+from hashi_print.puzzle.solve import SolveStats, solve  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 
@@ -54,16 +55,51 @@ def median_run(puzzles: list, mode: str, backend: str, repeat: int, card: str = 
     return (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs), runs[0][2])
 
 
+STAGES = ("encode", "add", "search", "connect", "decode")
+
+
+def split_run(puzzles: list) -> tuple[float, SolveStats, dict, list[float]]:
+    """Solve a set once with the defaults: wall seconds, summed stage times, verdicts, seconds per puzzle."""
+    stats, verdicts, times = SolveStats(), {}, []
+    start = time.perf_counter()
+    for p in puzzles:
+        r = solve(p, stats=stats)
+        times.append(r.seconds)
+        verdicts[str(r.status)] = verdicts.get(str(r.status), 0) + 1
+    return time.perf_counter() - start, stats, verdicts, times
+
+
+def print_split(sets: list[tuple[str, list]], repeat: int) -> None:
+    """Print where the default solver's time goes on each set: the median run of `repeat`."""
+    print("## Where the time goes (lazy, cadical195, direct; median run by total)\n")
+    print("| set | puzzles | total s | " + " | ".join(f"{s} s" for s in STAGES)
+          + " | rest s | cuts | median s/puzzle | max s/puzzle | verdicts |")
+    print("|---|---|---|" + "---|" * len(STAGES) + "---|---|---|---|---|")
+    for name, puzzles in sets:
+        runs = sorted((split_run(puzzles) for _ in range(repeat)), key=lambda r: r[0])
+        total, stats, verdicts, times = runs[len(runs) // 2]
+        stages = [getattr(stats, s) for s in STAGES]
+        print(f"| {name} | {len(puzzles)} | {total:.3f} | " + " | ".join(f"{t:.3f}" for t in stages)
+              + f" | {total - sum(stages):.3f} | {stats.cuts} | {statistics.median(times):.4f} | "
+              f"{max(times):.3f} | {verdicts} |", flush=True)
+    print()
+
+
 def main() -> None:
     """Run the benchmark and print the tables."""
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--eager-limit", type=int, default=150, help="smallest janko puzzles for eager mode")
     ap.add_argument("--coelho-step", type=int, default=6, help="take every n-th Coelho instance")
+    ap.add_argument("--split-only", action="store_true", help="print only the stage split table")
     args = ap.parse_args()
     print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
           f"{platform.system()}; repeat {args.repeat}\n")
     janko = janko_puzzles()
+    sets = [("janko", janko)] + [(f"Coelho {n}", coelho_puzzles(n, args.coelho_step)) for n in (100, 400)]
+    print_split(sets, args.repeat)
+    if args.split_only:
+        return
     print("## janko (910 hand-made, all must be unique)\n")
     print("| mode | backend | card | puzzles | total s (median run) | median ms/puzzle | verdicts |")
     print("|---|---|---|---|---|---|---|")

@@ -45,6 +45,11 @@ class Geometry:
         """Map an island pair (a < b) to the lane joining them."""
         return {(lane.a, lane.b): lane.index for lane in self.lanes}
 
+    @cached_property
+    def lane_at(self) -> dict[tuple[Cell, Cell], int]:
+        """Map the two end positions of a lane (reading order) to its index."""
+        return {(self.positions[lane.a], self.positions[lane.b]): lane.index for lane in self.lanes}
+
     def lane_between(self, i: int, j: int) -> int | None:
         """Return the lane joining islands i and j, or None if they are not neighbours."""
         return self.lane_index.get((min(i, j), max(i, j)))
@@ -60,26 +65,27 @@ class Geometry:
 
     def component_labels(self, lanes: Iterable[int]) -> list[int]:
         """Number each island's group over the given lanes, groups counted in order of their first island."""
-        n = len(self.positions)
+        parent = list(range(len(self.positions)))
         ends = self.ends
-        adjacent: list[list[int]] = [[] for _ in range(n)]
         for k in lanes:
             a, b = ends[k]
-            adjacent[a].append(b)
-            adjacent[b].append(a)
-        label = [-1] * n
+            while parent[a] != a:
+                parent[a] = a = parent[parent[a]]
+            while parent[b] != b:
+                parent[b] = b = parent[parent[b]]
+            if a < b:
+                parent[b] = a
+            elif b < a:
+                parent[a] = b
+        # Every root is its group's first island, so labelling in island order finds roots first.
+        label = parent
         count = 0
-        for start in range(n):
-            if label[start] >= 0:
-                continue
-            label[start] = count
-            reached = [start]
-            for i in reached:
-                for j in adjacent[i]:
-                    if label[j] < 0:
-                        label[j] = count
-                        reached.append(j)
-            count += 1
+        for i, p in enumerate(parent):
+            if p == i:
+                label[i] = count
+                count += 1
+            else:
+                label[i] = label[p]
         return label
 
     def components(self, lanes: Iterable[int]) -> list[list[int]]:

@@ -159,7 +159,8 @@ class _Archipelago:
     def has_island_beside(self, cell: Cell) -> bool:
         """Tell whether an island touches the cell's side."""
         r, c = cell
-        return any((r + dr, c + dc) in self.is_island for dr, dc in _DIRECTIONS)
+        near = self.is_island
+        return (r, c + 1) in near or (r + 1, c) in near or (r, c - 1) in near or (r - 1, c) in near
 
     def add_island(self, cell: Cell) -> None:
         """Put an island on a free cell."""
@@ -281,8 +282,11 @@ def _spots(arch: _Archipelago, origin: Cell, direction: Cell, longest: int) -> l
     Islands never touch side by side: hand-made books avoid it even at a third of the cells.
     """
     out = []
-    for steps, cell in enumerate(arch.ray(origin, direction), start=1):
-        if steps > longest or not arch.free(cell):
+    (r, c), (dr, dc) = origin, direction
+    for _ in range(longest):
+        r, c = r + dr, c + dc
+        cell = (r, c)
+        if not (arch.inside(cell) and arch.free(cell)):
             break
         if not arch.has_island_beside(cell):
             out.append(cell)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from hashi_print.errors import PuzzleError
 from hashi_print.geometry import Geometry, build_geometry
@@ -71,7 +71,7 @@ class Puzzle:
     @classmethod
     def build(cls, cols: int, rows: int, islands: Iterable[tuple[int, int, int]]) -> Puzzle:
         """Make a puzzle from (row, col, clue) triples, checking that it makes sense."""
-        items = tuple(sorted(Island(r, c, k) for r, c, k in islands))
+        items = tuple(Island(*t) for t in sorted((r, c, k) for r, c, k in islands))
         puzzle = cls(cols, rows, items)
         puzzle.check()
         return puzzle
@@ -103,12 +103,18 @@ class Puzzle:
     @cached_property
     def geometry(self) -> Geometry:
         """The lanes and crossings between this puzzle's islands."""
-        return build_geometry(self.rows, self.cols, [(i.row, i.col) for i in self.islands])
+        return _shared_geometry(self.rows, self.cols, tuple((i.row, i.col) for i in self.islands))
 
     @cached_property
     def clues(self) -> tuple[int, ...]:
         """The clue of each island, by island index."""
         return tuple(i.clue for i in self.islands)
+
+
+@lru_cache(maxsize=64)
+def _shared_geometry(rows: int, cols: int, positions: tuple[tuple[int, int], ...]) -> Geometry:
+    """Build a geometry once for puzzles that share their islands' places (the generator's repairs do)."""
+    return build_geometry(rows, cols, positions)
 
 
 @dataclass(frozen=True)
@@ -120,12 +126,11 @@ class Solution:
     @classmethod
     def from_lane_counts(cls, geometry: Geometry, counts: Sequence[int]) -> Solution:
         """Make a solution from a bridge count per lane index."""
-        out = []
-        for lane, k in zip(geometry.lanes, counts, strict=True):
-            if k:
-                (r1, c1), (r2, c2) = geometry.positions[lane.a], geometry.positions[lane.b]
-                out.append(Bridge(r1, c1, r2, c2, k))
-        return cls(tuple(sorted(out)))
+        positions = geometry.positions
+        # Sorting plain tuples gives the dataclass order without its slow comparisons.
+        rows = sorted((*positions[a], *positions[b], k)
+                      for (a, b), k in zip(geometry.ends, counts, strict=True) if k)
+        return cls(tuple(Bridge(*row) for row in rows))
 
     @classmethod
     def from_lists(cls, rows: Iterable[Sequence[int]]) -> Solution:
@@ -134,16 +139,15 @@ class Solution:
         for r1, c1, r2, c2, k in rows:
             if (r2, c2) < (r1, c1):
                 r1, c1, r2, c2 = r2, c2, r1, c1
-            out.append(Bridge(int(r1), int(c1), int(r2), int(c2), int(k)))
-        return cls(tuple(sorted(out)))
+            out.append((int(r1), int(c1), int(r2), int(c2), int(k)))
+        return cls(tuple(Bridge(*row) for row in sorted(out)))
 
     def lane_counts(self, geometry: Geometry) -> tuple[int, ...]:
         """Return the bridge count per lane index; raise PuzzleError for a bridge on no lane."""
         counts = [0] * len(geometry.lanes)
+        lane_at = geometry.lane_at
         for b in self.bridges:
-            i = geometry.index_of.get((b.r1, b.c1))
-            j = geometry.index_of.get((b.r2, b.c2))
-            k = None if i is None or j is None else geometry.lane_between(i, j)
+            k = lane_at.get(((b.r1, b.c1), (b.r2, b.c2)))
             if k is None:
                 raise PuzzleError(f"no lane joins ({b.r1},{b.c1}) and ({b.r2},{b.c2})")
             counts[k] += b.count

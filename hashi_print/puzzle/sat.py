@@ -12,8 +12,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import product
-from operator import itemgetter
+from itertools import chain, product
+from operator import itemgetter, neg
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
@@ -49,10 +49,10 @@ def encode(puzzle: Puzzle, mode: str = "lazy", card: str = "direct") -> Encoding
     clauses += crossing_clauses(geo, e1)
     clauses += pair_clauses(puzzle, e1, e2)
     pool = IDPool(start_from=2 * n + 1)
-    for i, clue in enumerate(puzzle.clues):
-        if card == "direct":
-            clauses += direct_clue_clauses(geo, i, clue, e1, e2)
-        else:
+    if card == "direct":
+        clauses += direct_clue_clauses(geo, puzzle.clues, e1, e2)
+    else:
+        for i, clue in enumerate(puzzle.clues):
             clauses += map(tuple, clue_clauses(geo, i, clue, e1, e2, pool, card))
     if mode == "eager":
         clauses += map(tuple, reachability_clauses(geo, e1, pool))
@@ -98,38 +98,40 @@ def clue_clauses(geo: Geometry, island: int, clue: int, e1: Sequence[int], e2: S
     return cnf.clauses
 
 
-def direct_clue_clauses(geo: Geometry, island: int, clue: int, e1: Sequence[int],
+def direct_clue_clauses(geo: Geometry, clues: Sequence[int], e1: Sequence[int],
                         e2: Sequence[int]) -> list[tuple[int, ...]]:
-    """Exactly `clue` bridges touch the island, as clauses over its lanes' e1/e2 alone (no new variables)."""
-    lanes = geo.lanes_of[island]
-    pick, bounds = _direct_plan(len(lanes), clue)
-    table = [v for k in lanes for v in (e1[k], e2[k])]
-    table += [-v for v in table]
-    flat = pick(table)
-    return [flat[lo:hi] for lo, hi in bounds]
+    """Exactly `clue` bridges touch each island, as clauses over its lanes' e1/e2 alone (no new variables)."""
+    # The four literals of each lane, in the order the compiled templates index them.
+    quads = list(zip(e1, e2, map(neg, e1), map(neg, e2), strict=True))
+    out: list[tuple[int, ...]] = []
+    for lanes, clue in zip(geo.lanes_of, clues, strict=True):
+        pick, cuts = _direct_plan(len(lanes), clue)
+        flat = pick(list(chain.from_iterable(map(quads.__getitem__, lanes))))
+        out += map(flat.__getitem__, cuts)
+    return out
 
 
 @cache
 def _direct_plan(degree: int, clue: int) -> tuple[Callable[[Sequence[int]], tuple[int, ...]],
-                                                  tuple[tuple[int, int], ...]]:
-    """The island's clause templates compiled once: a picker of all literals and each clause's slice.
+                                                  tuple[slice, ...]]:
+    """An island's clause templates compiled once: a picker of all their literals and each clause's slice.
 
-    The picker reads a table holding e1, e2 of each lane in turn, then the same negated, and returns
-    every clause's literals in one flat tuple; the slices cut it back into clauses.
+    The picker reads the four literals (e1, e2, -e1, -e2) of each lane in turn and returns every
+    clause's literals in one flat tuple; the slices cut it back into clauses.
     """
     flat: list[int] = []
-    bounds = []
+    cuts = []
     for template in _direct_templates(degree, clue):
         start = len(flat)
-        flat += [2 * pos + level - 1 + (2 * degree if sign < 0 else 0) for pos, level, sign in template]
-        bounds.append((start, len(flat)))
+        flat += [4 * pos + level - 1 + (2 if sign < 0 else 0) for pos, level, sign in template]
+        cuts.append(slice(start, len(flat)))
     if len(flat) > 1:
         pick = itemgetter(*flat)
     else:
         def pick(table: Sequence[int]) -> tuple[int, ...]:
             """Pick the one literal or none (itemgetter needs two to return a tuple)."""
             return tuple(table[j] for j in flat)
-    return pick, tuple(bounds)
+    return pick, tuple(cuts)
 
 
 @cache
@@ -209,15 +211,19 @@ def lane_distances(geo: Geometry, start: int) -> list[int | None]:
     return dist
 
 
-def decode(enc: Encoding, model: Iterable[int]) -> tuple[int, ...]:
-    """Read the bridge count of every lane from a model."""
-    true = {v for v in model if v > 0}
-    return tuple((a in true) + (b in true) for a, b in zip(enc.e1, enc.e2, strict=True))
+def decode(enc: Encoding, model: Sequence[int]) -> tuple[int, ...]:
+    """Read the bridge count of every lane from a model (pysat lists variable v at index v-1)."""
+    return tuple((model[a - 1] > 0) + (model[b - 1] > 0) for a, b in zip(enc.e1, enc.e2, strict=True))
 
 
-def cut_clauses(geo: Geometry, enc: Encoding, counts: Sequence[int]) -> list[list[int]]:
+def built_lanes(enc: Encoding, model: Sequence[int]) -> list[int]:
+    """The lanes that carry at least one bridge in a model (their e1 are variables 1..n)."""
+    return [v - 1 for v in model[:len(enc.e1)] if v > 0]
+
+
+def cut_clauses(geo: Geometry, enc: Encoding, built: Iterable[int]) -> list[list[int]]:
     """For each separate group of a disconnected candidate: some lane leaving it must be built."""
-    label = geo.component_labels(k for k, c in enumerate(counts) if c)
+    label = geo.component_labels(built)
     groups = max(label, default=0) + 1
     if groups <= 1:
         return []

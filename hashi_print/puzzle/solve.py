@@ -12,7 +12,7 @@ import pysolvers
 from pysat.solvers import Solver
 
 from hashi_print.puzzle.model import Puzzle, Solution, Status
-from hashi_print.puzzle.sat import BACKENDS, MODES, blocking_clause, cut_clauses, decode, encode
+from hashi_print.puzzle.sat import BACKENDS, MODES, blocking_clause, built_lanes, cut_clauses, decode, encode
 
 
 @dataclass(frozen=True)
@@ -31,10 +31,15 @@ class SolveResult:
 
 
 @dataclass
-class _Stats:
-    """Counters the solving loop fills in for the caller; `rounds` also keeps each disconnected candidate."""
+class SolveStats:
+    """What the solving loop spent: cuts, seconds per stage, and (when a list) each disconnected candidate."""
 
     cuts: int = 0
+    encode: float = 0.0
+    add: float = 0.0
+    search: float = 0.0
+    connect: float = 0.0
+    decode: float = 0.0
     rounds: list[tuple[tuple[int, ...], list[list[int]]]] | None = None
 
 
@@ -82,47 +87,68 @@ def _add_clauses(solver: Solver, backend: str, clauses: Sequence[Sequence[int]])
 
 
 def solutions(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
-              exclude: Iterable[Solution] = (), stats: _Stats | None = None,
+              exclude: Iterable[Solution] = (), stats: SolveStats | None = None,
               card: str = "direct") -> Iterator[Solution]:
     """Yield every solution of the puzzle, each once, skipping those in `exclude`."""
     _check_options(mode, backend)
+    stats = stats if stats is not None else SolveStats()
+    clock = time.perf_counter
+    started = clock()
     geo = puzzle.geometry
     enc = encode(puzzle, mode, card)
+    stats.encode += clock() - started
     if not all(enc.clauses):
         return
-    stats = stats if stats is not None else _Stats()
     with Solver(name=backend) as solver:
+        started = clock()
         _add_clauses(solver, backend, enc.clauses)
         for known in exclude:
             solver.add_clause(blocking_clause(enc, known.lane_counts(geo)))
-        while solver.solve():
-            counts = decode(enc, solver.get_model())
-            cuts = cut_clauses(geo, enc, counts)
+        stats.add += clock() - started
+        while True:
+            started = clock()
+            found = solver.solve()
+            model = solver.get_model() if found else None
+            searched = clock()
+            stats.search += searched - started
+            if not found:
+                return
+            cuts = cut_clauses(geo, enc, built_lanes(enc, model))
             if cuts:
                 stats.cuts += len(cuts)
                 if stats.rounds is not None:
+                    counts = decode(enc, model)
                     stats.rounds.append((counts, geo.components(k for k, c in enumerate(counts) if c)))
-                if any(not c for c in cuts):
+                if not all(cuts):
+                    stats.connect += clock() - searched
                     return
                 for clause in cuts:
                     solver.add_clause(clause)
+                stats.connect += clock() - searched
                 continue
-            yield Solution.from_lane_counts(geo, counts)
+            checked = clock()
+            stats.connect += checked - searched
+            counts = decode(enc, model)
+            solution = Solution.from_lane_counts(geo, counts)
+            stats.decode += clock() - checked
+            yield solution
             solver.add_clause(blocking_clause(enc, counts))
 
 
 def solve(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
-          card: str = "direct", stats: _Stats | None = None) -> SolveResult:
+          card: str = "direct", stats: SolveStats | None = None) -> SolveResult:
     """Find a solution and ask for a second: the verdict unique, multiple or none."""
     start = time.perf_counter()
-    stats = stats if stats is not None else _Stats()
+    stats = stats if stats is not None else SolveStats()
+    cuts_before = stats.cuts
     found = []
     for sol in solutions(puzzle, mode, backend, stats=stats, card=card):
         found.append(sol)
         if len(found) == 2:
             break
     status = (Status.NONE, Status.UNIQUE, Status.MULTIPLE)[len(found)]
-    return SolveResult(status, found[0] if found else None, time.perf_counter() - start, stats.cuts)
+    return SolveResult(status, found[0] if found else None, time.perf_counter() - start,
+                       stats.cuts - cuts_before)
 
 
 def solve_traced(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
@@ -131,7 +157,7 @@ def solve_traced(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195"
     _check_options(mode, backend)
     enc = encode(puzzle, mode, card)
     variables = max((abs(v) for c in enc.clauses for v in c), default=0)
-    stats = _Stats(rounds=[])
+    stats = SolveStats(rounds=[])
     result = solve(puzzle, mode, backend, card, stats)
     rounds = tuple(Round(tuple(counts), tuple(tuple(g) for g in groups)) for counts, groups in stats.rounds)
     return TracedSolve(result, variables, len(enc.clauses), rounds)
