@@ -10,17 +10,56 @@ import sys
 import click
 
 from hashi_print.errors import HashiError
-from hashi_print.puzzle.book import MIXED, ORDERS
+from hashi_print.puzzle.book import MAX_BOOK_PUZZLES, MIXED, ORDERS
 from hashi_print.puzzle.model import GRADES, Status
 from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES, MODES
 from hashi_print.render.paper import COLOR_MODELS, PAPER, PROFILES, TRIMS
 
 EXIT_BROKEN_RULE = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130   # 128 + SIGINT, as shells report Ctrl-C
+MAX_SIZES = 20
+
+
+def error_json(err: HashiError) -> dict:
+    """The JSON object a command prints on stdout under --json when its input is bad."""
+    return {"error": str(err), "message": err.message, "source": err.source, "line": err.line}
+
+
+class HashiCommand(click.Command):
+    """A command whose choices ignore case and whose bad input, under --json, is also a JSON object."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if isinstance(param.type, click.Choice):
+                param.type.case_sensitive = False
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Parse the options; a usage error under --json is printed as JSON too."""
+        as_json = "--json" in args   # read first: parsing consumes the list
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as err:
+            if as_json:
+                emit_json({"error": err.format_message(), "message": err.format_message(), "source": None,
+                           "line": None})
+            raise
+
+    def invoke(self, ctx: click.Context):
+        """Run the command; under --json bad input is printed as an error object before it propagates."""
+        try:
+            return super().invoke(ctx)
+        except HashiError as err:
+            if ctx.params.get("as_json"):
+                emit_json(error_json(err))
+            raise
 
 
 class HashiGroup(click.Group):
     """A click group that turns every HashiError into one line on stderr and exit code 2."""
+
+    command_class = HashiCommand
 
     def invoke(self, ctx: click.Context):
         """Run the subcommand, catching bad input once for all commands."""
@@ -29,6 +68,10 @@ class HashiGroup(click.Group):
         except HashiError as err:
             click.echo(f"hashi-print: {err}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
+        except KeyboardInterrupt:
+            # Files are written whole or not at all, so the old or the complete new file is left.
+            click.echo("hashi-print: interrupted", err=True)
+            ctx.exit(EXIT_INTERRUPTED)
         except BrokenPipeError:
             # The reader (e.g. `| head`) has gone; stop quietly, as Unix tools do.
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -67,32 +110,42 @@ def emit_json(obj: object) -> None:
               help="How clue counts are encoded: direct lane clauses, or a pysat cardinality encoding.")
 def solve(puzzle: str, as_json: bool, mode: str, backend: str, card: str) -> None:
     """Solve PUZZLE (a Tatham ID, puzz.link URL or file) and prove whether the solution is unique."""
+    from hashi_print.errors import UnsolvableError
     from hashi_print.puzzle.formats import read_puzzle, solution_text
+    from hashi_print.puzzle.solve import SolveResult
     from hashi_print.puzzle.solve import solve as run_solve
 
-    pz = read_puzzle(puzzle)
-    result = run_solve(pz, mode=mode, backend=backend, card=card)
+    reason = None
+    try:
+        pz = read_puzzle(puzzle)
+        result = run_solve(pz, mode=mode, backend=backend, card=card)
+    except UnsolvableError as err:
+        # Well-formed, but a clue asks more than its lanes can carry: no solution, no search needed.
+        result, reason = SolveResult(Status.NONE, None, 0.0), str(err)
     if as_json:
-        emit_json(result.to_json())
+        emit_json(result.to_json() | ({"reason": reason} if reason else {}))
         return
     if result.solution is not None:
         click.echo(solution_text(pz, result.solution))
     verdict = {Status.UNIQUE: "unique: exactly one solution",
                Status.MULTIPLE: "multiple: at least two solutions (one shown)",
                Status.NONE: "none: the puzzle has no solution"}[result.status]
-    click.echo(f"{verdict} ({result.seconds:.3f} s)")
+    click.echo(f"{verdict} ({reason or f'{result.seconds:.3f} s'})")
 
 
 # --- the print kit ---------------------------------------------------------------------------
 
 @cli.command()
-@click.option("--paper", type=click.Choice([*PAPER, "both"]), default="both", show_default=True)
+@click.option("--paper", type=click.Choice([*PAPER, "both"]), default="both", show_default=True,
+              help="Paper size of the PDFs: A4, US Letter, or both.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output", show_default=True,
               help="Folder to write the kit into.")
 def kit(paper: str, out_dir: str) -> None:
     """Write the whole print kit into --out: score sheets, cards, solo table, rules, sample puzzles."""
+    from hashi_print.files import check_writable
     from hashi_print.render.kit import build_kit
 
+    check_writable(out_dir)
     written = build_kit(out_dir, paper=paper)
     for path, what in written:
         click.echo(f"{path}  {what}")
@@ -103,7 +156,8 @@ def kit(paper: str, out_dir: str) -> None:
 @click.option("--height", type=int, default=10, show_default=True, help="Rows, 5 to 40.")
 @click.option("--difficulty", type=click.Choice([g.value for g in GRADES]), default="medium",
               show_default=True, help="The exact grade every puzzle must have.")
-@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--count", type=click.IntRange(1, 10000), default=1, show_default=True,
+              help="How many puzzles (at most 10000); they are printed as they are made.")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="Master seed: the same arguments print the same puzzles.")
 @click.option("--density", default="0.2", show_default=True,
@@ -178,6 +232,8 @@ def validate_cmd(sheet: str, layout: str | None, deck_file: str | None, scoring_
     from hashi_print.game.board import load_side
     from hashi_print.sheets.validate import default_deck, default_scoring, report_lines, validate_file
 
+    if level is not None and not solo:
+        raise click.UsageError("--level chooses the turn limits of a solo game: add --solo")
     side = load_side(layout) if layout else None
     report = validate_file(sheet, side, default_deck(deck_file), default_scoring(scoring_file), partial,
                            solo, level)
@@ -196,9 +252,11 @@ def validate_cmd(sheet: str, layout: str | None, deck_file: str | None, scoring_
 def score_cmd(sheets: tuple[str, ...], layout: str | None, deck_file: str | None, scoring_file: str | None,
               partial: bool, as_json: bool) -> None:
     """Score the players of one game from their records or sheets, resolving who reached each bonus first."""
+    from hashi_print.files import distinct_files
     from hashi_print.game.board import load_side
     from hashi_print.sheets.validate import default_deck, default_scoring, score_players, validate_file
 
+    distinct_files(sheets)
     side = load_side(layout) if layout else None
     scoring = default_scoring(scoring_file)
     deck = default_deck(deck_file)
@@ -305,7 +363,8 @@ def scan_cmd(images: tuple[str, ...], as_json: bool, write_dir: str | None, over
 # --- puzzle books ----------------------------------------------------------------------------
 
 @cli.command()
-@click.option("--count", type=click.IntRange(min=1), default=20, show_default=True, help="How many puzzles.")
+@click.option("--count", type=click.IntRange(1, MAX_BOOK_PUZZLES), default=20, show_default=True,
+              help=f"How many puzzles (at most {MAX_BOOK_PUZZLES}).")
 @click.option("--size", default="10x10", show_default=True, help="Grid size WxH of every puzzle.")
 @click.option("--sizes", default=None, help="A mix of sizes, e.g. 7x7,10x10,15x15 (overrides --size).")
 @click.option("--difficulty", type=click.Choice([*(g.value for g in GRADES), MIXED]),
@@ -315,12 +374,13 @@ def scan_cmd(images: tuple[str, ...], as_json: bool, write_dir: str | None, over
 @click.option("--from", "from_file", type=click.Path(dir_okay=False, exists=True), default=None,
               help="Lay out the puzzles of this file (IDs, URLs or JSON lines) instead of generating "
                    "(then --count, --size(s), --difficulty, --density and --seed are not used).")
-@click.option("--trim", type=click.Choice(list(TRIMS)), default="a4", show_default=True)
+@click.option("--trim", type=click.Choice(list(TRIMS)), default="a4", show_default=True,
+              help="Page size of the book: A4, US Letter, or the 6x9 in and 8.5x11 in trims of KDP.")
 @click.option("--profile", type=click.Choice(PROFILES), default="pnp", show_default=True,
               help="pnp: print at home (bookmarks, optional crop marks); kdp: clean KDP interior.")
 @click.option("--order", type=click.Choice(ORDERS), default="progression",
               show_default=True, help="Easy to expert, or the order the puzzles were made in.")
-@click.option("--title", default="Hashi", show_default=True)
+@click.option("--title", default="Hashi", show_default=True, help="Title printed on the title page.")
 @click.option("--crop-marks", is_flag=True,
               help="pnp only: add crop marks around the trimmed page (only where the marked page still "
                    "fits A4 or Letter paper, e.g. --trim 6x9).")
@@ -346,10 +406,15 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
     puzzles grouped by grade and size, solutions at the back. The book is checked against its print
     profile (KDP or home printing) before anything is generated and again before it is written.
     """
-    from hashi_print.files import write_atomic
+    from hashi_print.files import check_target, write_atomic
     from hashi_print.puzzle.book import book_plan_requests, generate_puzzles, load_puzzles, parse_size
     from hashi_print.render.book import BookOptions, check_book_plan, render_book
 
+    out = out or f"output/hashi-book-{trim}.pdf"
+    for target in filter(None, (out, manifest)):
+        check_target(target)
+    if sizes and sizes.count(",") >= MAX_SIZES:
+        raise click.BadParameter(f"at most {MAX_SIZES} sizes", param_hint="--sizes")
     options = BookOptions(title=title, trim=trim, profile=profile, order=order, crop_marks=crop_marks,
                           per_page=per_page, author=author, year=year, isbn=isbn, credit=credit, color=color)
     if from_file:
@@ -362,7 +427,7 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
         puzzles = list(_with_progress(generate_puzzles(requests, seed, density), len(requests)))
         note = f"seed {seed}"
     result = render_book(puzzles, dataclasses.replace(options, note=note))
-    path = write_atomic(out or f"output/hashi-book-{trim}.pdf", result.pdf)
+    path = write_atomic(out, result.pdf)
     if manifest:
         write_atomic(manifest, json.dumps(result.manifest, indent=1) + "\n")
     for warning in result.warnings:
@@ -371,12 +436,13 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
 
 
 @cli.command()
-@click.option("--side", type=click.Choice(["A", "B", "a", "b"]), default=None,
+@click.option("--side", type=click.Choice(["A", "B"]), default=None,
               help="The designed side to print (not needed with --layout or --fill).")
 @click.option("--layout", type=click.Path(dir_okay=False), help="A hashi-side/1 file of your own board.")
-@click.option("--paper", type=click.Choice(list(PAPER)), default="a4", show_default=True)
+@click.option("--paper", type=click.Choice(list(PAPER)), default="a4", show_default=True,
+              help="Paper size of the sheet.")
 @click.option("--format", "fmt", type=click.Choice(["pdf", "svg", "png"]), default="pdf", show_default=True,
-              help="png only with --fill (a picture of the filled sheet).")
+              help="PDF to print, or SVG to edit or show on screen; png only with --fill (a picture).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="File to write (default: output/sheet-SIDE-PAPER.FORMAT).")
 @click.option("--deck", "deck_file", type=click.Path(dir_okay=False),
@@ -409,6 +475,7 @@ def sheet(side: str | None, layout: str | None, paper: str, fmt: str, out: str |
     from hashi_print.game.board import load_side
     from hashi_print.game.deck import load_deck
     from hashi_print.game.scoring import load_scoring
+    from hashi_print.files import inside
     from hashi_print.render.fill import Pen, hand_pen, render_filled
     from hashi_print.sheets.formats import read_sheet
     from hashi_print.sheets.marks import marks_of
@@ -419,7 +486,7 @@ def sheet(side: str | None, layout: str | None, paper: str, fmt: str, out: str |
     marks = marks_of(doc, deck)
     drawn = hand_pen(random.Random(hand), pen) if hand is not None else Pen()
     custom = layout is not None or doc.side.name.upper() not in ("A", "B")
-    target = out or f"output/sheet-{doc.side.name}-{paper}-filled.{fmt}"
+    target = out or inside("output", f"sheet-{doc.side.name}-{paper}-filled.{fmt}")
     path = render_filled(marks, deck, scoring, paper, fmt, target, drawn, custom)
     click.echo(f"{path}  filled score sheet ({paper}, {fmt})")
 
@@ -468,11 +535,12 @@ def hint_cmd(puzzle: str, state: str, as_json: bool) -> None:
     column of the fourth row (columns after Z go on AA, AB, ...). Separate bridges in STATE by
     spaces, commas or semicolons.
     """
-    from hashi_print.puzzle.deduce import hint, parse_bridges
-    from hashi_print.puzzle.formats import read_puzzle
+    from hashi_print.puzzle.deduce import check_state, hint
+    from hashi_print.puzzle.formats import read_bridges, read_puzzle
 
     pz = read_puzzle(puzzle)
-    counts = parse_bridges(pz, state)
+    counts = read_bridges(pz, state)
+    check_state(pz, counts)
     result = hint(pz, counts)
     if as_json:
         emit_json(result.to_json())
@@ -493,13 +561,16 @@ def hint_cmd(puzzle: str, state: str, as_json: bool) -> None:
 
 @cli.command("design")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the whole design run.")
-@click.option("--budget", type=int, default=None,
+@click.option("--budget", type=click.IntRange(1, 100_000), default=None,
               help="Search steps per side (the deck gets 3 in 10); default: what produced the shipped files.")
-@click.option("--games", type=int, default=None, help="Strong-bot games per search candidate.")
-@click.option("--final-games", type=int, default=None, help="Games per bot and side for the final report.")
-@click.option("--workers", type=int, default=2, show_default=True, help="Processes to simulate with.")
+@click.option("--games", type=click.IntRange(1, 100_000), default=None,
+              help="Strong-bot games per search candidate.")
+@click.option("--final-games", type=click.IntRange(1, 1_000_000), default=None,
+              help="Games per bot and side for the final report.")
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Processes to simulate with.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output/design",
-              show_default=True)
+              show_default=True, help="Folder for the report, the plots and a copy of the layout files.")
 @click.option("--write-layouts", "layouts_to", is_flag=False, flag_value="", default=None, metavar="[FOLDER]",
               help="Also write side-a.json, side-b.json, deck.json and scoring.json into FOLDER "
                    "(without FOLDER: the layouts/ folder of the checkout you run it in).")

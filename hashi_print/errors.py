@@ -37,6 +37,10 @@ class PuzzleError(HashiError):
     """A puzzle is well-formed text but not a valid puzzle (e.g. a clue its island cannot reach)."""
 
 
+class UnsolvableError(PuzzleError):
+    """A well-formed puzzle that cannot have a solution (a clue above what its lanes can carry)."""
+
+
 class RuleError(HashiError):
     """A move or a sheet breaks a rule of the game; `rule` names which."""
 

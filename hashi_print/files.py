@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
+import stat
 import sysconfig
 import tempfile
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
@@ -79,13 +82,43 @@ def check_writable(folder: str | os.PathLike) -> Path:
     return target
 
 
+def is_file(path: Path) -> bool:
+    """Tell whether `path` names a regular file, answering False for names no file system accepts."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def check_target(path: str | os.PathLike) -> Path:
+    """Make sure the file `path` can be written (a writable folder, no folder itself) before work starts."""
+    target = Path(path)
+    if target.is_dir():
+        raise OutputError("is a folder, not a file", source=str(target))
+    check_writable(target.parent)
+    return target
+
+
+def distinct_files(paths: Sequence[str]) -> None:
+    """Raise FormatError when two of `paths` name the same file (one player handed in twice)."""
+    seen: dict[Path, str] = {}
+    for name in paths:
+        key = Path(name).resolve()
+        if key in seen:
+            raise FormatError(f"the same file as {seen[key]}; give each player's file once", source=name)
+        seen[key] = name
+
+
 def read_text(path: str | os.PathLike) -> str:
     """Read a UTF-8 text file (dropping a byte-order mark), raising FormatError when it is not one."""
     p = Path(path)
-    if p.is_dir():
-        raise FormatError("is a folder, not a file", source=str(p))
-    with p.open("rb") as fh:
-        raw = fh.read(MAX_INPUT_BYTES + 1)
+    try:
+        if p.is_dir():
+            raise FormatError("is a folder, not a file", source=str(p))
+        with p.open("rb") as fh:
+            raw = fh.read(MAX_INPUT_BYTES + 1)
+    except (OSError, ValueError) as err:
+        raise FormatError(f"cannot read: {getattr(err, 'strerror', None) or err}", source=str(p)) from None
     if len(raw) > MAX_INPUT_BYTES:
         raise FormatError(f"file is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB", source=str(p))
     return decode_text(raw, str(p))
@@ -141,16 +174,40 @@ def read_json(path: str | os.PathLike) -> object:
 
 
 def write_atomic(path: str | os.PathLike, data: bytes | str) -> Path:
-    """Write `data` to a temporary file beside `path`, then rename it into place."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    """Write `data` whole or not at all: into a temporary file beside the target, then renamed over it.
+
+    A symlink is followed (the file it points to is rewritten and the link stays); a new file gets the
+    usual permissions (0666 less the umask) and a rewritten one keeps its mode.
+    """
+    given = Path(path)
+    target = Path(os.path.realpath(given)) if given.is_symlink() else given
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
+        if target.is_dir():
+            raise OutputError("is a folder, not a file", source=str(given))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else None
+        tmp = target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp"
+        try:
+            # os.open applies the umask to 0o666, as any ordinary program creating a file does.
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(payload)
+            if mode is not None:
+                os.chmod(tmp, mode)
+            os.replace(tmp, target)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+    except OSError as err:
+        raise OutputError(f"cannot write: {err.strerror or err}", source=str(given)) from None
+    return given
+
+
+def inside(folder: str | os.PathLike, name: str) -> Path:
+    """Return folder/name, refusing a name that would lead out of the folder (e.g. `../x`)."""
+    base = Path(folder)
+    path = base / name
+    if not path.resolve().is_relative_to(base.resolve()) or Path(name).is_absolute():
+        raise OutputError(f"refusing to write {name!r} outside {base}")
+    return path

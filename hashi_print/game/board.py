@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from hashi_print.errors import LayoutError
+from hashi_print.checks import json_int, json_key, json_list, json_object, json_str
+from hashi_print.errors import HashiError, LayoutError
 from hashi_print.files import designed_json, read_json
 from hashi_print.geometry import Geometry, build_geometry
 
 ISLAND_COUNT = 18
+MAX_SIDE_GRID = 40
+# A side's name becomes part of file names (sheet-NAME-a4.pdf), so it is a plain word.
+SIDE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}", re.ASCII)
 FLAG_COUNTS = {"red": 4, "blue": 3}
 LABELS = "ABCDEFGHIJKLMNOPQR"
 
@@ -71,20 +76,35 @@ def side_from_json(obj: object, source: str = "layout") -> BoardSide:
     if not isinstance(obj, dict) or obj.get("format") != "hashi-side/1":
         raise LayoutError('expected a JSON object with "format": "hashi-side/1"', source=source)
     try:
-        rows, cols = int(obj["rows"]), int(obj["cols"])
-        islands = tuple(
-            BoardIsland(str(i["label"]), int(i["row"]), int(i["col"]), i.get("flag"))
-            for i in obj["islands"]
-        )
-        name = str(obj.get("side", Path(source).stem))
-    except (KeyError, TypeError, ValueError) as err:
-        raise LayoutError(f"malformed side: {err}", source=source) from None
+        rows = json_int(json_key(obj, "rows", "the side"), '"rows"', 2, MAX_SIDE_GRID)
+        cols = json_int(json_key(obj, "cols", "the side"), '"cols"', 2, MAX_SIDE_GRID)
+        items = json_list(json_key(obj, "islands", "the side"), '"islands"', longest=64)
+        islands = tuple(_island_from_json(item, n) for n, item in enumerate(items, 1))
+        name = json_str(obj["side"], '"side"') if "side" in obj else Path(source).stem
+    except HashiError as err:
+        raise LayoutError(err.message, source=source) from None
+    if "side" in obj and not SIDE_NAME.fullmatch(name):
+        raise LayoutError(f'"side" must be a plain name (letters, digits, - or _), got {name[:40]!r}',
+                          source=source)
     side = BoardSide(name, rows, cols, islands)
     try:
         check_side(side)
     except LayoutError as err:
         raise err.located(source) from None
     return side
+
+
+def _island_from_json(item: object, n: int) -> BoardIsland:
+    """Check and build island number `n` of a side from its JSON object."""
+    what = f"island {n}"
+    obj = json_object(item, what)
+    flag = obj.get("flag")
+    if flag is not None and not isinstance(flag, str):
+        raise LayoutError(f'{what}: "flag" must be "red", "blue" or null')
+    return BoardIsland(json_str(json_key(obj, "label", what), f"{what} label", longest=4),
+                       json_int(json_key(obj, "row", what), f"{what} row", 0, MAX_SIDE_GRID - 1),
+                       json_int(json_key(obj, "col", what), f"{what} col", 0, MAX_SIDE_GRID - 1),
+                       flag)
 
 
 def side_to_json(side: BoardSide) -> dict:

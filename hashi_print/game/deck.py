@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from hashi_print.errors import LayoutError
+from hashi_print.checks import json_int, json_key, json_list, json_object
+from hashi_print.errors import HashiError, LayoutError
 from hashi_print.files import designed_json, read_json
 
 GOALS = ("red", "blue", "six")
@@ -58,15 +59,23 @@ def deck_from_json(obj: object, source: str = "deck") -> Deck:
     if not isinstance(obj, dict) or obj.get("format") != "hashi-deck/1":
         raise LayoutError('expected a JSON object with "format": "hashi-deck/1"', source=source)
     try:
-        cards = tuple(Card(int(c["numeral"]), int(c["bridges"])) for c in obj["cards"])
-    except (KeyError, TypeError, ValueError) as err:
-        raise LayoutError(f"malformed deck: {err}", source=source) from None
+        items = json_list(json_key(obj, "cards", "the deck"), '"cards"', longest=64)
+        cards = tuple(_card_from_json(item, n) for n, item in enumerate(items, 1))
+    except HashiError as err:
+        raise LayoutError(err.message, source=source) from None
     if len(cards) != DECK_SIZE:
         raise LayoutError(f"a deck has {DECK_SIZE} cards, this one has {len(cards)}", source=source)
     for c in cards:
         if not (1 <= c.numeral <= 6 and 1 <= c.bridges <= 3):
             raise LayoutError(f"card {c}: numeral must be 1-6 and bridges 1-3", source=source)
     return Deck(cards)
+
+
+def _card_from_json(item: object, n: int) -> Card:
+    """Check and build card number `n` of a deck from its JSON object."""
+    obj = json_object(item, f"card {n}")
+    return Card(json_int(json_key(obj, "numeral", f"card {n}"), f"card {n} numeral", 1, 6),
+                json_int(json_key(obj, "bridges", f"card {n}"), f"card {n} bridges", 1, 3))
 
 
 def deck_to_json(deck: Deck) -> dict:

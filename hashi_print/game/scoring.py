@@ -7,10 +7,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
-from hashi_print.errors import LayoutError
+from hashi_print.checks import json_int, json_key, json_list, json_object, json_str
+from hashi_print.errors import HashiError, LayoutError
 from hashi_print.files import designed_json, read_json
-from hashi_print.game.deck import GOALS
+from hashi_print.game.deck import CARDS_PLAYED, GOALS
 from hashi_print.game.rules import GameState
+
+MAX_POINTS = 99   # any one value of a scoring file
 
 
 class SoloLevel(StrEnum):
@@ -106,15 +109,55 @@ def scoring_from_json(obj: object, source: str = "scoring") -> Scoring:
     if not isinstance(obj, dict) or obj.get("format") != "hashi-scoring/1":
         raise LayoutError('expected a JSON object with "format": "hashi-scoring/1"', source=source)
     try:
-        bonus = {g: (int(obj["bonus"][g][0]), int(obj["bonus"][g][1])) for g in GOALS}
-        solo = {s: {g: int(t) for g, t in goals.items()} for s, goals in obj.get("solo", {}).items()}
-        levels = {s: {lv: {g: int(t) for g, t in goals.items()} for lv, goals in by_level.items()}
-                  for s, by_level in obj.get("solo_levels", {}).items()}
-        ratings = {s: tuple((int(m), str(w)) for m, w in bands)
-                   for s, bands in obj.get("ratings", {}).items()}
-        return Scoring(int(obj["per_circled"]), bonus, solo, levels, ratings)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
-        raise LayoutError(f"malformed scoring: {err!r}", source=source) from None
+        per_circled = json_int(json_key(obj, "per_circled", "the scoring"), '"per_circled"',
+                               0, MAX_POINTS)
+        bonus_obj = json_object(json_key(obj, "bonus", "the scoring"), '"bonus"')
+        bonus = {g: _bonus_pair(json_key(bonus_obj, g, '"bonus"'), g) for g in GOALS}
+        solo = {s: _turn_limits(goals, f"solo {s}")
+                for s, goals in _named(obj.get("solo", {}), '"solo"').items()}
+        levels = {s: {lv: _turn_limits(goals, f"solo_levels {s} {lv}")
+                      for lv, goals in _named(by_level, f"solo_levels {s}").items()}
+                  for s, by_level in _named(obj.get("solo_levels", {}), '"solo_levels"').items()}
+        ratings = {s: tuple(_rating_band(band, f"ratings {s}")
+                            for band in json_list(bands, f"ratings {s}", longest=16))
+                   for s, bands in _named(obj.get("ratings", {}), '"ratings"').items()}
+    except HashiError as err:
+        raise LayoutError(err.message, source=source) from None
+    return Scoring(per_circled, bonus, solo, levels, ratings)
+
+
+def _named(value: object, what: str) -> dict:
+    """Check a JSON object whose keys are short names (sides, levels)."""
+    obj = json_object(value, what, longest=16)
+    for key in obj:
+        json_str(key, f"a name in {what}", longest=20)
+    return obj
+
+
+def _bonus_pair(value: object, goal: str) -> tuple[int, int]:
+    """Check a goal's [first, later] bonus points."""
+    pair = json_list(value, f"bonus {goal}", longest=2)
+    if len(pair) != 2:
+        raise LayoutError(f"bonus {goal} must be [first, later] points")
+    first, later = (json_int(x, f"bonus {goal}", 0, MAX_POINTS) for x in pair)
+    return first, later
+
+
+def _turn_limits(value: object, what: str) -> dict[str, int]:
+    """Check a {goal: turn limit} object."""
+    obj = json_object(value, what, longest=len(GOALS))
+    unknown = [g for g in obj if g not in GOALS]
+    if unknown:
+        raise LayoutError(f"{what}: unknown goal {str(unknown[0])[:20]!r}; the goals are {', '.join(GOALS)}")
+    return {g: json_int(t, f"{what} {g}", 1, CARDS_PLAYED) for g, t in obj.items()}
+
+
+def _rating_band(value: object, what: str) -> tuple[int, str]:
+    """Check one [minimum score, words] rating band."""
+    band = json_list(value, what, longest=2)
+    if len(band) != 2:
+        raise LayoutError(f"{what}: each band is [minimum score, words]")
+    return json_int(band[0], what, 0, 10 * MAX_POINTS), json_str(band[1], what, longest=80)
 
 
 def scoring_to_json(scoring: Scoring, **extra: object) -> dict:

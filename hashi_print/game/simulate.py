@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+import signal
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -103,6 +104,12 @@ def _init(side: BoardSide, deck: Deck, scoring: Scoring, setup: str, seed: int, 
     _WORK.update(side=side, deck=deck, scoring=scoring, setup=setup, seed=seed, partial=partial)
 
 
+def _init_worker(*args) -> None:
+    """Set up a worker process; Ctrl-C is left to the parent, which stops the pool and exits 130."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _init(*args)
+
+
 def _run_chunk(task: tuple[str, int, int]) -> list[GameRecord]:
     """Play games start..stop-1 of one strategy in a worker."""
     strategy, start, stop = task
@@ -134,7 +141,7 @@ def simulate(side: BoardSide, deck: Deck, strategies: Sequence[str], n: int, see
                 progress(len(results), total)
     else:
         ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(workers, initializer=_init, initargs=args) as pool:
+        with ctx.Pool(workers, initializer=_init_worker, initargs=args) as pool:
             for chunk in pool.imap_unordered(_run_chunk, tasks):
                 results.extend(chunk)
                 if progress:

@@ -11,6 +11,7 @@ from hashi_print.errors import OptionError, PuzzleError
 from hashi_print.puzzle.model import GRADES, Grade, Puzzle, Solution, Status
 
 MIXED = "mixed"
+MAX_BOOK_PUZZLES = 1000   # more than the largest book a printer takes (828 pages)
 # The order of a book: easy to expert (then small to large), or the order the puzzles were made in.
 ORDERS = ("progression", "as-generated")
 Request = tuple[int, int, Grade]  # one puzzle to make: (cols, rows, grade)
@@ -29,15 +30,15 @@ class BookPuzzle:
 
 def parse_size(text: str) -> tuple[int, int]:
     """Read a grid size written as `WxH` (or a single number for a square) as (cols, rows)."""
+    from hashi_print.puzzle.generate import MAX_SIDE, MIN_SIDE
+
     parts = text.strip().lower().replace("×", "x").split("x")
-    try:
-        if len(parts) == 1:
-            return int(parts[0]), int(parts[0])
-        if len(parts) == 2:
-            return int(parts[0]), int(parts[1])
-    except ValueError:
-        pass
-    raise OptionError(f"grid size {text!r}: write it as WxH, for example 10x10")
+    if not (1 <= len(parts) <= 2 and all(p.isascii() and p.isdigit() and len(p) <= 3 for p in parts)):
+        raise OptionError(f"grid size {text[:20]!r}: write it as WxH, for example 10x10")
+    cols, rows = int(parts[0]), int(parts[-1])
+    if not (MIN_SIDE <= cols <= MAX_SIDE and MIN_SIDE <= rows <= MAX_SIDE):
+        raise OptionError(f"grid size {text[:20]!r}: width and height must be {MIN_SIDE} to {MAX_SIDE}")
+    return cols, rows
 
 
 def book_plan_requests(count: int, sizes: Sequence[tuple[int, int]],

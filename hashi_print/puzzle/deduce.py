@@ -7,14 +7,12 @@ rung a run needs is the puzzle's grade: the lowest grade whose techniques finish
 
 from __future__ import annotations
 
-import json
-import re
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from hashi_print.errors import FormatError, PuzzleError
+from hashi_print.errors import PuzzleError
+from hashi_print.puzzle.formats import cell_name
 from hashi_print.puzzle.model import GRADES, Grade, Puzzle, Solution
 
 EASY, MEDIUM, HARD, EXPERT = range(4)
@@ -71,21 +69,6 @@ class Deduction:
 
 
 # --- naming islands the way players do ------------------------------------------------------
-
-def column_letters(col: int) -> str:
-    """Return the spreadsheet-style letters of a 0-based column: A..Z, AA, AB, ..."""
-    out = ""
-    col += 1
-    while col:
-        col, r = divmod(col - 1, 26)
-        out = chr(65 + r) + out
-    return out
-
-
-def cell_name(row: int, col: int) -> str:
-    """Name a grid cell as column letter + 1-based row number, e.g. C4."""
-    return f"{column_letters(col)}{row + 1}"
-
 
 def island_names(puzzle: Puzzle) -> tuple[str, ...]:
     """Return the player name of every island, by island index."""
@@ -776,68 +759,3 @@ def grade_puzzle(puzzle: Puzzle) -> GradeResult:
 def hint(puzzle: Puzzle, state_counts: Sequence[int] | None = None) -> Hint:
     """Return the hint for the bridges drawn so far (see `hint_steps`)."""
     return Hint(puzzle, hint_steps(puzzle, state_counts))
-
-
-# --- the STATE syntax of `hashi-print hint --bridges` ----------------------------------------
-
-_ITEM = re.compile(r"^([A-Za-z]+)(\d+)\s*([-=])\s*([A-Za-z]+)(\d+)$")
-
-
-def _parse_cell(letters: str, digits: str) -> tuple[int, int]:
-    """Turn a name like C4 into (row, col), both 0-based."""
-    col = 0
-    for ch in letters.upper():
-        col = col * 26 + (ord(ch) - 64)
-    return int(digits) - 1, col - 1
-
-
-def parse_bridges(puzzle: Puzzle, text: str, source: str = "--bridges") -> tuple[int, ...]:
-    """Read drawn bridges as lane counts: 'C4-C6 C4=E4' names, a JSON list, or a file of either."""
-    body = text.strip()
-    if body and not body.startswith("[") and not _ITEM.match(re.split(r"[\s,;]+", body)[0]):
-        path = Path(body)
-        if path.is_file():
-            return parse_bridges(puzzle, path.read_text(encoding="utf-8"), source=str(path))
-    geo = puzzle.geometry
-    counts = [0] * len(geo.lanes)
-    if body.startswith("["):
-        try:
-            rows = json.loads(body)
-            bridges = Solution.from_lists(rows).bridges
-        except (ValueError, TypeError) as err:
-            raise FormatError(f"expected a JSON list of [r1, c1, r2, c2, k] rows: {err}",
-                              source=source) from None
-        for b in bridges:
-            _add(puzzle, counts, (b.r1, b.c1), (b.r2, b.c2), b.count, f"[{b.r1}, {b.c1}, {b.r2}, {b.c2}]",
-                 source)
-    else:
-        for item in re.split(r"[\s,;]+", body):
-            if not item:
-                continue
-            m = _ITEM.match(item)
-            if m is None:
-                raise FormatError(f"cannot read {item!r}: write bridges like C4-C6 (one) or C4=C6 (two)",
-                                  source=source)
-            p = _parse_cell(m.group(1), m.group(2))
-            q = _parse_cell(m.group(4), m.group(5))
-            _add(puzzle, counts, p, q, 2 if m.group(3) == "=" else 1, item, source)
-    check_state(puzzle, counts)
-    return tuple(counts)
-
-
-def _add(puzzle: Puzzle, counts: list[int], p: tuple[int, int], q: tuple[int, int], k: int, item: str,
-         source: str) -> None:
-    """Add k bridges between cells p and q, which must be neighbouring islands."""
-    geo = puzzle.geometry
-    i, j = geo.index_of.get(p), geo.index_of.get(q)
-    for cell, idx in ((p, i), (q, j)):
-        if idx is None:
-            raise FormatError(f"{item}: there is no island at {cell_name(*cell)}", source=source)
-    lane = geo.lane_between(i, j)
-    if lane is None:
-        raise FormatError(f"{item}: {cell_name(*p)} and {cell_name(*q)} are not neighbours", source=source)
-    if not 1 <= k <= 2:
-        raise FormatError(f"{item}: a lane holds 1 or 2 bridges, not {k}", source=source)
-    counts[lane] += k
-    if counts[lane] > 2:
-        raise FormatError(f"{item}: more than two bridges on {cell_name(*p)}-{cell_name(*q)}", source=source)

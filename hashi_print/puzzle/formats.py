@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from pathlib import Path
 
+from hashi_print.checks import MAX_GRID, MAX_LIST, json_int, json_key, json_list
 from hashi_print.errors import FormatError, HashiError
-from hashi_print.files import read_text
+from hashi_print.files import BOM, is_file, parse_json, read_text
 from hashi_print.puzzle.model import Puzzle, Solution
 
 JSON_FORMAT = "hashi-puzzle/1"
-_TATHAM = re.compile(r"^(\d+)x(\d+)((?:m\d+)?L?)(?:[a-zA-Z]\d*)*:([0-9A-Za-z]*)$")
-_PUZZLINK = re.compile(r"^(?:https?://)?[^?]*\?hashi/(\d+)/(\d+)/([0-9a-z.+=%-]*)/?$")
+_TATHAM = re.compile(r"^([0-9]+)x([0-9]+)((?:m[0-9]+)?L?)(?:[a-zA-Z][0-9]*)*:([0-9A-Za-z]*)$")
+_PUZZLINK = re.compile(r"^(?:https?://)?[^?]*\?hashi/([0-9]+)/([0-9]+)/([0-9a-z.+=%-]*)/?$")
+_DIGITS = re.compile(r"[0-9]{1,4}")
 _ISLAND_DIGITS = "123456789ABCDEFG"
+MAX_PUZZLES = 1000     # puzzles in one file (a book holds fewer)
 
 
 def _build(width: int, height: int, islands: list[tuple[int, int, int]], source: str) -> Puzzle:
@@ -25,6 +27,15 @@ def _build(width: int, height: int, islands: list[tuple[int, int, int]], source:
         raise err.located(source) from None
 
 
+def _grid_size(width: str, height: str, source: str) -> tuple[int, int]:
+    """Read a width and height given as digits, refusing grids smaller than 1x1 or larger than 60x60."""
+    if not (_DIGITS.fullmatch(width) and _DIGITS.fullmatch(height)
+            and 1 <= int(width) <= MAX_GRID and 1 <= int(height) <= MAX_GRID):
+        raise FormatError(f"grid {width[:8]}x{height[:8]}: width and height must be 1 to {MAX_GRID}",
+                          source=source)
+    return int(width), int(height)
+
+
 # --- Tatham descriptive IDs ---------------------------------------------------------------------
 
 def parse_tatham_id(text: str, source: str = "ID") -> Puzzle:
@@ -32,7 +43,7 @@ def parse_tatham_id(text: str, source: str = "ID") -> Puzzle:
     m = _TATHAM.match(text.strip())
     if not m:
         raise FormatError(f"not a Bridges ID (expected WxHm2:DESC): {text.strip()[:40]!r}", source=source)
-    width, height, params, desc = int(m[1]), int(m[2]), m[3], m[4]
+    (width, height), params, desc = _grid_size(m[1], m[2], source), m[3], m[4]
     if params.startswith("m") and params.rstrip("L") != "m2":
         raise FormatError(f"only m2 puzzles (at most 2 bridges per lane) are supported, got {params!r}",
                           source=source)
@@ -93,7 +104,7 @@ def parse_puzzlink(url: str, source: str = "URL") -> Puzzle:
     m = _PUZZLINK.match(url.strip())
     if not m:
         raise FormatError(f"not a puzz.link hashi URL: {url.strip()[:50]!r}", source=source)
-    width, height, body = int(m[1]), int(m[2]), m[3]
+    (width, height), body = _grid_size(m[1], m[2], source), m[3]
     islands, pos, i = [], 0, 0
     while i < len(body):
         ch = body[i]
@@ -139,21 +150,27 @@ def format_puzzlink(puzzle: Puzzle) -> str:
 
 def parse_text_grid(text: str, source: str = "grid") -> Puzzle:
     """Parse a text grid: a row per line, `.`/`-`/`0` water, `1`-`8` clues, optional `rows cols` line."""
-    lines = [(n, ln.split("#")[0].rstrip()) for n, ln in enumerate(text.splitlines(), 1)]
+    lines = [(n, ln.split("#")[0].rstrip()) for n, ln in enumerate(text.removeprefix(BOM).splitlines(), 1)]
     lines = [(n, ln) for n, ln in lines if ln.strip()]
     if not lines:
         raise FormatError("the grid is empty", source=source)
     declared = None
     head = lines[0][1].split()
-    if len(head) == 2 and all(h.isdigit() for h in head):
+    if len(head) == 2 and all(_DIGITS.fullmatch(h) for h in head):
         rows, cols = int(head[0]), int(head[1])
         body = lines[1:]
         if len(body) == rows and all(len(_cells(ln)) == cols for _, ln in body):
             declared, lines = (rows, cols), body
+    if len(lines) > MAX_GRID:
+        raise FormatError(f"the grid has {len(lines)} rows; at most {MAX_GRID} are allowed", source=source)
     grid = []
     for n, ln in lines:
         row = []
-        for cell in _cells(ln):
+        cells = _cells(ln)
+        if len(cells) > MAX_GRID:
+            raise FormatError(f"the row has {len(cells)} cells; at most {MAX_GRID} are allowed",
+                              source=source, line=n)
+        for cell in cells:
             if cell in (".", "-", "0"):
                 row.append(0)
             elif cell in "12345678" and len(cell) == 1:
@@ -202,10 +219,11 @@ def solution_text(puzzle: Puzzle, solution: Solution) -> str:
 
 def parse_has(text: str, source: str = "has") -> Puzzle:
     """Parse a .has file: `rows cols islands`, then a line of integers per row (0 = water)."""
-    lines = [(n, ln.split()) for n, ln in enumerate(text.splitlines(), 1) if ln.strip()]
-    if not lines or len(lines[0][1]) != 3 or not all(x.isdigit() for x in lines[0][1]):
+    lines = [(n, ln.split()) for n, ln in enumerate(text.removeprefix(BOM).splitlines(), 1) if ln.strip()]
+    if not lines or len(lines[0][1]) != 3 or not all(_DIGITS.fullmatch(x) for x in lines[0][1]):
         raise FormatError("the first line must be `rows cols islands`", source=source, line=1)
-    rows, cols, count = (int(x) for x in lines[0][1])
+    cols, rows = _grid_size(lines[0][1][1], lines[0][1][0], source)
+    count = int(lines[0][1][2])
     body = lines[1:]
     if len(body) != rows:
         raise FormatError(f"expected {rows} rows after the header, found {len(body)}", source=source)
@@ -214,8 +232,8 @@ def parse_has(text: str, source: str = "has") -> Puzzle:
         if len(cells) != cols:
             raise FormatError(f"expected {cols} numbers, found {len(cells)}", source=source, line=n)
         for c, cell in enumerate(cells):
-            if not cell.isdigit():
-                raise FormatError(f"{cell!r} is not a whole number", source=source, line=n)
+            if not _DIGITS.fullmatch(cell):
+                raise FormatError(f"{cell[:10]!r} is not a whole number", source=source, line=n)
             if int(cell):
                 islands.append((r, c, int(cell)))
     if len(islands) != count:
@@ -255,11 +273,16 @@ def puzzle_from_json(obj: object, source: str = "JSON") -> tuple[Puzzle, Solutio
     if not isinstance(obj, dict) or obj.get("format") != JSON_FORMAT:
         raise FormatError(f'expected a JSON object with "format": "{JSON_FORMAT}"', source=source)
     try:
-        width, height = int(obj["width"]), int(obj["height"])
-        islands = [(int(r), int(c), int(k)) for r, c, k in obj["islands"]]
-        solution = Solution.from_lists(obj["solution"]) if obj.get("solution") is not None else None
-    except (KeyError, TypeError, ValueError) as err:
-        raise FormatError(f"malformed {JSON_FORMAT} object: {err!r}", source=source) from None
+        width = json_int(json_key(obj, "width", "the puzzle"), '"width"', 1, MAX_GRID)
+        height = json_int(json_key(obj, "height", "the puzzle"), '"height"', 1, MAX_GRID)
+        islands = [_int_row(row, 3, f"island {n}") for n, row in
+                   enumerate(json_list(json_key(obj, "islands", "the puzzle"), '"islands"'), 1)]
+        solution = None
+        if obj.get("solution") is not None:
+            solution = Solution.from_lists(_int_row(row, 5, f"bridge {n}") for n, row in
+                                           enumerate(json_list(obj["solution"], '"solution"'), 1))
+    except HashiError as err:
+        raise err.located(source) from None
     puzzle = _build(width, height, islands, source)
     if solution is not None:
         try:
@@ -270,20 +293,25 @@ def puzzle_from_json(obj: object, source: str = "JSON") -> tuple[Puzzle, Solutio
     return puzzle, solution, extra
 
 
+def _int_row(row: object, length: int, what: str) -> tuple[int, ...]:
+    """Check one `[r, c, clue]` or `[r1, c1, r2, c2, k]` row: `length` whole numbers of grid size."""
+    items = json_list(row, what, longest=length)
+    if len(items) != length:
+        raise FormatError(f"{what} must have {length} numbers, it has {len(items)}")
+    return tuple(json_int(x, what, 0, MAX_GRID) for x in items)
+
+
 # --- detection ----------------------------------------------------------------------------------
 
 def parse_puzzle(text: str, source: str = "puzzle") -> Puzzle:
     """Parse a puzzle in any accepted form, telling the form from the text itself."""
+    text = text.removeprefix(BOM)
     stripped = text.strip()
     if not stripped:
         raise FormatError("empty input: expected a Bridges ID, puzz.link URL, grid, .has or JSON",
                           source=source)
     if stripped.startswith("{"):
-        try:
-            obj = json.loads(stripped)
-        except json.JSONDecodeError as err:
-            raise FormatError(f"not valid JSON: {err.msg}", source=source, line=err.lineno) from None
-        return puzzle_from_json(obj, source)[0]
+        return puzzle_from_json(parse_json(stripped, source), source)[0]
     if "?hashi/" in stripped:
         return parse_puzzlink(stripped, source)
     if re.match(r"^\d+x\d+[^:\s]*:", stripped):
@@ -304,7 +332,7 @@ def looks_like_path(arg: str) -> bool:
 def read_puzzle(arg: str) -> Puzzle:
     """Read a puzzle from a command-line argument: a Bridges ID, a puzz.link URL or a file path."""
     path = Path(arg)
-    if path.is_file() or path.is_dir():
+    if is_file(path) or path.is_dir():
         return parse_puzzle(read_text(path), str(path))
     if looks_like_path(arg):
         raise FormatError("no such file", source=arg)
@@ -321,15 +349,14 @@ def read_puzzle_lines(path: str | Path) -> list[tuple[int, Puzzle, Solution | No
         ln.startswith("{") or "?hashi/" in ln or re.match(r"^\d+x\d+[^:\s]*:", ln) for _, ln in lines)
     if not one_per_line:
         return [(1, parse_puzzle(text, str(p)), None, {})]
+    if len(lines) > MAX_PUZZLES:
+        raise FormatError(f"the file holds {len(lines)} puzzles; at most {MAX_PUZZLES} are read",
+                          source=str(p))
     out = []
     for n, ln in lines:
         if ln.startswith("{"):
             try:
-                obj = json.loads(ln)
-            except json.JSONDecodeError as err:
-                raise FormatError(f"not valid JSON: {err.msg}", source=str(p), line=n) from None
-            try:
-                out.append((n, *puzzle_from_json(obj, str(p))))
+                out.append((n, *puzzle_from_json(parse_json(ln, str(p)), str(p))))
             except HashiError as err:
                 raise FormatError(err.message, source=str(p), line=n) from None
         else:
@@ -338,3 +365,88 @@ def read_puzzle_lines(path: str | Path) -> list[tuple[int, Puzzle, Solution | No
             except HashiError as err:
                 raise FormatError(err.message, source=str(p), line=n) from None
     return out
+
+
+# --- naming cells and the drawn-bridges STATE (`hashi-print hint --bridges`) -----------------
+
+_ITEM = re.compile(r"^([A-Za-z]{1,3})([0-9]{1,3})\s*([-=])\s*([A-Za-z]{1,3})([0-9]{1,3})$")
+
+
+def column_letters(col: int) -> str:
+    """Return the spreadsheet-style letters of a 0-based column: A..Z, AA, AB, ..."""
+    out = ""
+    col += 1
+    while col:
+        col, r = divmod(col - 1, 26)
+        out = chr(65 + r) + out
+    return out
+
+
+def cell_name(row: int, col: int) -> str:
+    """Name a grid cell as column letter + 1-based row number, e.g. C4."""
+    return f"{column_letters(col)}{row + 1}"
+
+
+def _parse_cell(letters: str, digits: str) -> tuple[int, int]:
+    """Turn a name like C4 into (row, col), both 0-based."""
+    col = 0
+    for ch in letters.upper():
+        col = col * 26 + (ord(ch) - 64)
+    return int(digits) - 1, col - 1
+
+
+def read_bridges(puzzle: Puzzle, arg: str) -> tuple[int, ...]:
+    """Read drawn bridges from a command-line argument: the STATE itself or a file holding it."""
+    body = arg.strip()
+    if body and not body.startswith("[") and not _ITEM.match(re.split(r"[\s,;]+", body)[0]):
+        if is_file(Path(body)) or Path(body).is_dir():
+            return parse_bridges(puzzle, read_text(body), source=body)
+        if looks_like_path(body):
+            raise FormatError("no such file", source=body)
+    return parse_bridges(puzzle, arg)
+
+
+def parse_bridges(puzzle: Puzzle, text: str, source: str = "--bridges") -> tuple[int, ...]:
+    """Read drawn bridges as lane counts: 'C4-C6 C4=E4' names or a JSON list of [r1, c1, r2, c2, k]."""
+    body = text.removeprefix(BOM).strip()
+    counts = [0] * len(puzzle.geometry.lanes)
+    if body.startswith("["):
+        try:
+            rows = json_list(parse_json(body, source), "the bridges", longest=MAX_LIST)
+            bridges = [_int_row(row, 5, f"bridge {n}") for n, row in enumerate(rows, 1)]
+        except HashiError as err:
+            raise FormatError(f"expected a JSON list of [r1, c1, r2, c2, k] rows: {err.message}",
+                              source=source) from None
+        for r1, c1, r2, c2, k in bridges:
+            _add(puzzle, counts, (r1, c1), (r2, c2), k, f"[{r1}, {c1}, {r2}, {c2}]", source)
+        return tuple(counts)
+    items = [item for item in re.split(r"[\s,;]+", body) if item]
+    if len(items) > MAX_LIST:
+        raise FormatError(f"{len(items)} bridges; at most {MAX_LIST} are read", source=source)
+    for item in items:
+        m = _ITEM.match(item)
+        if m is None:
+            raise FormatError(f"cannot read {item[:20]!r}: write bridges like C4-C6 (one) or C4=C6 (two)",
+                              source=source)
+        p = _parse_cell(m.group(1), m.group(2))
+        q = _parse_cell(m.group(4), m.group(5))
+        _add(puzzle, counts, p, q, 2 if m.group(3) == "=" else 1, item, source)
+    return tuple(counts)
+
+
+def _add(puzzle: Puzzle, counts: list[int], p: tuple[int, int], q: tuple[int, int], k: int, item: str,
+         source: str) -> None:
+    """Add k bridges between cells p and q, which must be neighbouring islands."""
+    geo = puzzle.geometry
+    i, j = geo.index_of.get(p), geo.index_of.get(q)
+    for cell, idx in ((p, i), (q, j)):
+        if idx is None:
+            raise FormatError(f"{item}: there is no island at {cell_name(*cell)}", source=source)
+    lane = geo.lane_between(i, j)
+    if lane is None:
+        raise FormatError(f"{item}: {cell_name(*p)} and {cell_name(*q)} are not neighbours", source=source)
+    if not 1 <= k <= 2:
+        raise FormatError(f"{item}: a lane holds 1 or 2 bridges, not {k}", source=source)
+    counts[lane] += k
+    if counts[lane] > 2:
+        raise FormatError(f"{item}: more than two bridges on {cell_name(*p)}-{cell_name(*q)}", source=source)

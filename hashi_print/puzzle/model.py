@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property, lru_cache
 
-from hashi_print.errors import PuzzleError
+from hashi_print.errors import PuzzleError, UnsolvableError
 from hashi_print.geometry import Geometry, build_geometry
 
 
@@ -97,7 +97,7 @@ class Puzzle:
         for i, isl in enumerate(self.islands):
             reach = 2 * len(geo.lanes_of[i])
             if isl.clue > reach:
-                raise PuzzleError(f"clue {isl.clue} at row {isl.row}, column {isl.col} needs more "
+                raise UnsolvableError(f"clue {isl.clue} at row {isl.row}, column {isl.col} needs more "
                                   f"bridges than its {len(geo.lanes_of[i])} lane(s) can carry")
 
     @cached_property

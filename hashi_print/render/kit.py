@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hashi_print.errors import OptionError
-from hashi_print.files import write_atomic
+from hashi_print.files import inside, write_atomic
 from hashi_print.game.board import BoardSide, builtin_side, load_side
 from hashi_print.game.deck import Deck, load_deck
 from hashi_print.game.scoring import Scoring, load_scoring
@@ -64,7 +64,8 @@ def build_kit(out_dir: str | Path, paper: str = "both", *, side_a: BoardSide | s
     for p in papers:
         name = PAPER_NAMES[p]
         for side, gentle in ((data.side_a, "gentler"), (data.side_b, "harder")):
-            path = render_sheet(side, data.deck, data.scoring, p, "pdf", out / f"sheet-{side.name}-{p}.pdf")
+            target = inside(out, f"sheet-{side.name}-{p}.pdf")
+            path = render_sheet(side, data.deck, data.scoring, p, "pdf", target)
             written.append((path, f"score sheet, side {side.name} ({gentle}), {name}: print one per player "
                                   f"per game at 100 %"))
         written.append((render_cards_pdf(data.deck, p, out / f"cards-{p}.pdf"),
@@ -91,7 +92,8 @@ def svg_files(data: KitData, paper: str, svg: Path, examples) -> list[tuple[Path
     size = f"{PAPER_NAMES[paper]} size"
     written: list[tuple[Path, str]] = []
     for side in (data.side_a, data.side_b):
-        path = render_sheet(side, data.deck, data.scoring, paper, "svg", svg / f"sheet-{side.name}.svg")
+        target = inside(svg, f"sheet-{side.name}.svg")
+        path = render_sheet(side, data.deck, data.scoring, paper, "svg", target)
         written.append((path, f"score sheet, side {side.name}, as SVG ({size}; ids island-X, lane-X-Y)"))
     for path in render_cards_svg(data.deck, paper, svg):
         what = "card backs" if path.stem.endswith("back") else f"card fronts, page {path.stem[-1]}"
@@ -149,5 +151,5 @@ def print_sheet(side: str | None, layout: str | Path | None, paper: str, fmt: st
         raise OptionError("say which board: --side A or --side B, or --layout FILE")
     d = load_deck(deck)
     s = load_scoring(scoring)
-    target = Path(out) if out else Path("output") / f"sheet-{board.name}-{paper}.{fmt}"
+    target = Path(out) if out else inside("output", f"sheet-{board.name}-{paper}.{fmt}")
     return render_sheet(board, d, s, paper, fmt, target, custom=bool(layout))

@@ -10,14 +10,13 @@ Items keep the line they came from (None for JSON) so that the validator can poi
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from hashi_print.errors import FormatError, HashiError
-from hashi_print.files import read_text
+from hashi_print.files import BOM, parse_json, read_text
 from hashi_print.game.board import BoardSide, builtin_side, load_side
 from hashi_print.game.deck import CARDS_PLAYED, DECK_SIZE, GOALS, Card
 
@@ -26,6 +25,9 @@ RECORD_HEADER = "hashi-record 1"
 SHEET_KEYWORDS = ("side", "layout", "player", "numbers", "bridges", "circled", "cards", "bonus")
 RECORD_KEYWORDS = ("side", "layout", "player", "setup", "turn")
 LISTS = ("numbers", "bridges", "circled", "cards", "bonus")
+# A full sheet has a few dozen words; this many means the file is something else.
+MAX_WORDS = 2000
+MAX_NAME = 80
 
 _NUMERAL = re.compile(r"([A-Za-z]+)([0-9]{1,3})", re.ASCII)
 _BRIDGE = re.compile(r"([A-Za-z]+)([-=])([A-Za-z]+)", re.ASCII)
@@ -95,11 +97,14 @@ def read_sheet(path: str | Path, layout: BoardSide | None = None) -> Sheet | Rec
 def parse_sheet(text: str, source: str = "sheet", layout: BoardSide | None = None,
                 base: Path | None = None) -> Sheet | Record:
     """Parse the text or JSON form of a finished sheet or game record; errors name the line."""
+    text = text.removeprefix(BOM)
     if text.lstrip().startswith("{"):
         return _parse_json(text, source, layout, base)
     lines = list(_meaningful(text))
     if not lines:
         raise FormatError(f"empty file; expected `{SHEET_HEADER}` or `{RECORD_HEADER}`", source=source)
+    if sum(len(toks) for _, toks in lines) > MAX_WORDS:
+        raise FormatError(f"more than {MAX_WORDS} words: too long for a sheet or record", source=source)
     first_no, first = lines[0]
     header = " ".join(t.lower() for t in first)
     if header not in (SHEET_HEADER, RECORD_HEADER):
@@ -214,14 +219,15 @@ def _parse_sheet_lines(entries: list[tuple[int, list[str]]], source: str, layout
         key = toks[0].lower()
         if key in SHEET_KEYWORDS:
             current, items = key, toks[1:]
-        elif current in LISTS:
+        elif current in LISTS and not _looks_like_keyword(toks[0]):
             items = toks
         else:
-            raise FormatError(f"expected one of {', '.join(SHEET_KEYWORDS)}; got {toks[0]!r}", line=no)
+            raise FormatError(f"unknown keyword {toks[0][:20]!r}; expected one of "
+                              f"{', '.join(SHEET_KEYWORDS)}", line=no)
         if key in ("side", "layout"):
             current = None
         elif key == "player":
-            player, current = " ".join(items) or None, None
+            player, current = _player(items, no), None
         elif current == "numbers":
             numbers.extend((*parse_numeral(side, t, no), no) for t in items)
         elif current == "bridges":
@@ -236,6 +242,19 @@ def _parse_sheet_lines(entries: list[tuple[int, list[str]]], source: str, layout
     return Sheet(source, side, player, tuple(numbers), tuple(bridges),
                  None if circled is None else tuple(circled), None if cards is None else tuple(cards),
                  _bonus_pairs(bonus_tokens), side_line)
+
+
+def _player(words: list[str], line: Line) -> str | None:
+    """The player's name from the words after `player` (None when there are none)."""
+    name = " ".join(words)
+    if len(name) > MAX_NAME:
+        raise FormatError(f"the player's name is longer than {MAX_NAME} characters", line=line)
+    return name or None
+
+
+def _looks_like_keyword(token: str) -> bool:
+    """Tell a misspelt keyword (a word of letters) from the items that continue a list line."""
+    return len(token) > 2 and token.isascii() and token.isalpha() and token.lower() not in GOALS
 
 
 def _bonus_pairs(tokens: list[tuple[str, Line]]) -> tuple[tuple[str, int, Line], ...]:
@@ -265,7 +284,7 @@ def _parse_record_lines(entries: list[tuple[int, list[str]]], source: str, layou
         if key in ("side", "layout"):
             continue
         if key == "player":
-            player = " ".join(toks[1:]) or None
+            player = _player(toks[1:], no)
         elif key == "setup":
             if setup is not None:
                 raise FormatError(f"a second setup line (the first is line {setup[2]})", line=no)
@@ -323,12 +342,7 @@ def _turn_move(side: BoardSide, parts: dict[str, list[str]],
 
 def _parse_json(text: str, source: str, layout: BoardSide | None, base: Path | None) -> Sheet | Record:
     """Parse the JSON form of a sheet or record; errors name the line (syntax) or the key."""
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise FormatError(f"not valid JSON: {err.msg}", source=source, line=err.lineno) from None
-    except (RecursionError, ValueError) as err:
-        raise FormatError(f"not valid JSON: {type(err).__name__}", source=source) from None
+    obj = parse_json(text, source)
     if not isinstance(obj, dict) or obj.get("format") not in ("hashi-sheet/1", "hashi-record/1"):
         raise FormatError('expected a JSON object with "format": "hashi-sheet/1" or "hashi-record/1"',
                           source=source)
@@ -360,14 +374,15 @@ def _json_str(obj: dict, key: str) -> str:
 def _json_list(obj: dict, key: str, kind: type | tuple[type, ...] = str) -> list:
     """Return obj[key] as a list of `kind` items (empty when absent)."""
     value = obj.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, kind) and not isinstance(v, bool) for v in value):
+    if not isinstance(value, list) or len(value) > MAX_WORDS or not all(
+            isinstance(v, kind) and not isinstance(v, bool) for v in value):
         raise FormatError(f'expected "{key}" to be a list of {getattr(kind, "__name__", "items")}s')
     return value
 
 
 def _json_sheet(obj: dict, source: str, side: BoardSide) -> Sheet:
     """Build a Sheet from its JSON object."""
-    player = obj.get("player")
+    player = _player([_json_str(obj, "player")], None) if obj.get("player") is not None else None
     numbers = tuple((*parse_numeral(side, t, None), None) for t in _json_list(obj, "numbers"))
     bridges = tuple((a, b, None) for t in _json_list(obj, "bridges") for a, b in parse_bridge(side, t, None))
     circled = None
@@ -383,13 +398,13 @@ def _json_sheet(obj: dict, source: str, side: BoardSide) -> Sheet:
     tokens: list[tuple[str, Line]] = []
     for goal, turn in bonus_obj.items():
         tokens += [(str(goal), None), (str(turn), None)]
-    return Sheet(source, side, player if isinstance(player, str) else None, numbers, bridges, circled,
+    return Sheet(source, side, player, numbers, bridges, circled,
                  cards, _bonus_pairs(tokens))
 
 
 def _json_record(obj: dict, source: str, side: BoardSide) -> Record:
     """Build a Record from its JSON object."""
-    player = obj.get("player")
+    player = _player([_json_str(obj, "player")], None) if obj.get("player") is not None else None
     setup = None
     if obj.get("setup") is not None:
         setup = (*parse_numeral(side, _json_str(obj, "setup"), None), None)
@@ -402,15 +417,16 @@ def _json_record(obj: dict, source: str, side: BoardSide) -> Record:
             raise FormatError(f"turn {pos}: expected an object with turn, card, number and bridges")
         if pos > CARDS_PLAYED:
             raise FormatError(f"a game has {CARDS_PLAYED} turns; this is turn {pos}")
-        if t.get("turn", pos) != pos:
-            raise FormatError(f"expected turn {pos}, got {t.get('turn')!r}")
+        turn = t.get("turn", pos)
+        if isinstance(turn, bool) or not isinstance(turn, int) or turn != pos:
+            raise FormatError(f"expected turn {pos}, got {str(turn)[:20]!r}")
         number = t.get("number")
         if number is not None and not isinstance(number, str):
             raise FormatError(f'turn {pos}: expected "number" to be a string like "D5" or null')
         parts = {"number": [number or "-"], "bridges": _json_list(t, "bridges") or ["-"]}
         card = parse_card(str(t.get("card")), None)
         turns.append(RecordTurn(pos, card, *_turn_move(side, parts, None), None))
-    return Record(source, side, player if isinstance(player, str) else None, setup, tuple(turns))
+    return Record(source, side, player, setup, tuple(turns))
 
 
 def _head_lines(header: str, side: BoardSide, player: str | None, side_text: str | None) -> list[str]:

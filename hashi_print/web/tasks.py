@@ -17,8 +17,8 @@ from hashi_print.game.rules import Move, apply, new_game
 from hashi_print.game.scoring import load_scoring, rating, score_sheet
 from hashi_print.game.simulate import deal
 from hashi_print.puzzle.check import check_solution
-from hashi_print.puzzle.deduce import hint_steps, island_names, lane_name, parse_bridges, step_json
-from hashi_print.puzzle.formats import format_tatham_id, parse_puzzle
+from hashi_print.puzzle.deduce import check_state, hint_steps, island_names, lane_name, step_json
+from hashi_print.puzzle.formats import format_tatham_id, parse_bridges, parse_puzzle
 from hashi_print.puzzle.generate import generate
 from hashi_print.puzzle.model import Puzzle, Solution
 from hashi_print.puzzle.solve import solve, solve_traced
@@ -64,7 +64,9 @@ def _drawn(puzzle: Puzzle, bridges: str) -> tuple[int, ...]:
         if not _BRIDGE_ITEM.match(item):
             raise FormatError(f"cannot read {item[:20]!r}: write bridges like C4-C6 (one) or C4=C6 (two)",
                               source="bridges")
-    return parse_bridges(puzzle, " ".join(items), source="bridges")
+    counts = parse_bridges(puzzle, " ".join(items), source="bridges")
+    check_state(puzzle, counts)
+    return counts
 
 
 def puzzle_view(text: str) -> dict:
@@ -164,12 +166,8 @@ def _drawn_item(puzzle: Puzzle, item: str) -> tuple[int, ...]:
     if not _BRIDGE_ITEM.match(item):
         raise FormatError(f"cannot read {item[:20]!r}: write bridges like C4-C6 (one) or C4=C6 (two)",
                           source="bridges")
-    try:
-        return parse_bridges(puzzle, item, source="bridges")
-    except PuzzleError:
-        # A double bridge to a 1 over-fills it; the player is allowed to draw that and see it red.
-        half = parse_bridges(puzzle, item.replace("=", "-"), source="bridges")
-        return tuple(2 * x for x in half)
+    # Reading checks no clue, so a double bridge to a 1 comes back as drawn (the player sees it red).
+    return parse_bridges(puzzle, item, source="bridges")
 
 
 def _crosses(puzzle: Puzzle, counts: tuple[int, ...]) -> bool:

@@ -12,17 +12,15 @@ from independent import is_valid_solution, janko_bridges
 
 from hashi_print.cli import cli
 from hashi_print.errors import HashiError
-from hashi_print.puzzle.deduce import (
-    TECHNIQUES,
+from hashi_print.puzzle.deduce import TECHNIQUES, check_state, deduce, grade, hint_steps, next_hint
+from hashi_print.puzzle.formats import (
     cell_name,
     column_letters,
-    deduce,
-    grade,
-    hint_steps,
-    next_hint,
+    format_tatham_id,
     parse_bridges,
+    parse_tatham_id,
+    read_bridges,
 )
-from hashi_print.puzzle.formats import format_tatham_id, parse_tatham_id
 from hashi_print.puzzle.model import GRADES, Puzzle
 from hashi_print.puzzle.solve import solve
 
@@ -217,7 +215,7 @@ def test_bridges_state_reads_names_json_and_files(tmp_path) -> None:
     assert parse_bridges(pz, "[[0, 6, 3, 6, 2], [3, 1, 5, 1, 2], [3, 3, 3, 6, 2]]") == counts
     f = tmp_path / "state.txt"
     f.write_text("g1=g4\nb4=b6 d4=g4\n")
-    assert parse_bridges(pz, str(f)) == counts
+    assert read_bridges(pz, str(f)) == counts
     assert parse_bridges(pz, "") == (0,) * len(geo.lanes)
 
 
@@ -233,7 +231,7 @@ def test_bridges_state_reads_names_json_and_files(tmp_path) -> None:
 def test_bad_bridges_state_is_rejected_clearly(state: str, words: str) -> None:
     pz = parse_tatham_id(SMALL)
     with pytest.raises(HashiError, match=words):
-        parse_bridges(pz, state)
+        check_state(pz, read_bridges(pz, state))
 
 
 def test_hints_walk_to_the_solution() -> None:

@@ -106,7 +106,7 @@ def test_solution_text_draws_bridges() -> None:
     ("https://puzz.link/p?hashi/3/1/1.1", "unknown clue"),
     ("https://puzz.link/p?hashi/3/1/1g1g", "covers 4 cells"),
     ("2 2 2\n1 1\n0 1\n", "announces 2 islands"),
-    ('{"format": "hashi-puzzle/1", "width": 2}', "malformed"),
+    ('{"format": "hashi-puzzle/1", "width": 2}', 'no "height"'),
     ("{oops", "not valid JSON"),
 ])
 def test_bad_input_names_the_problem(text: str, fragment: str) -> None:

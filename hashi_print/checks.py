@@ -1,0 +1,59 @@
+"""Typed, bounded values out of parsed JSON: the checks every reader applies before it trusts a field."""
+
+from __future__ import annotations
+
+from hashi_print.errors import FormatError
+
+MAX_GRID = 60          # classic puzzles: at most 60x60
+MAX_LIST = 4000        # no list in any input needs more items (a 60x60 grid has 3600 cells)
+MAX_TEXT = 200         # names, labels, words
+
+
+def json_int(value: object, what: str, low: int, high: int) -> int:
+    """Return `value` when it is a whole JSON number (not a float or boolean) in [low, high]."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise FormatError(f"{what} must be a whole number, got {_show(value)}")
+    if not low <= value <= high:
+        raise FormatError(f"{what} must be between {low} and {high}, got {value}")
+    return value
+
+
+def json_str(value: object, what: str, longest: int = MAX_TEXT) -> str:
+    """Return `value` when it is a JSON string of at most `longest` characters."""
+    if not isinstance(value, str):
+        raise FormatError(f"{what} must be a string, got {_show(value)}")
+    if len(value) > longest:
+        raise FormatError(f"{what} is longer than {longest} characters")
+    return value
+
+
+def json_list(value: object, what: str, longest: int = MAX_LIST) -> list:
+    """Return `value` when it is a JSON list of at most `longest` items."""
+    if not isinstance(value, list):
+        raise FormatError(f"{what} must be a list, got {_show(value)}")
+    if len(value) > longest:
+        raise FormatError(f"{what} has {len(value)} items; at most {longest} are allowed")
+    return value
+
+
+def json_object(value: object, what: str, longest: int = 64) -> dict:
+    """Return `value` when it is a JSON object with at most `longest` keys."""
+    if not isinstance(value, dict):
+        raise FormatError(f"{what} must be an object, got {_show(value)}")
+    if len(value) > longest:
+        raise FormatError(f"{what} has {len(value)} keys; at most {longest} are allowed")
+    return value
+
+
+def json_key(obj: dict, key: str, what: str) -> object:
+    """Return obj[key], or raise saying the key is missing."""
+    if key not in obj:
+        raise FormatError(f'{what} has no "{key}"')
+    return obj[key]
+
+
+def _show(value: object) -> str:
+    """A short description of a JSON value for an error message."""
+    names = {bool: "true/false", float: "a fraction", str: "a string", list: "a list", dict: "an object",
+             type(None): "null", int: "a whole number"}
+    return names.get(type(value), type(value).__name__)

@@ -1,0 +1,284 @@
+"""Hostile and careless input: one clear line and exit 2 (a JSON error under --json), never a hang."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from hashi_print import cli as cli_module
+from hashi_print.cli import cli
+from hashi_print.files import designed_text, write_atomic
+
+SOLVABLE = "7x7m2:3c5a1c1a1b2b2b2g4a5a4h2d2a"
+README_SHEET = ("hashi-sheet 1\nside A\nplayer Ann\nnumbers K4 L2 F2\nbridges F=K K=L\ncircled F K L\n"
+                "cards 3 4\n")
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+def run(*args: str) -> click.testing.Result:
+    """Run the command line; the result keeps stdout and stderr apart."""
+    return CliRunner().invoke(cli, list(args))
+
+
+def bad_input(result: click.testing.Result, *words: str) -> None:
+    """Assert one `hashi-print:` line on stderr naming `words`, and exit code 2."""
+    assert result.exit_code == 2, (result.exit_code, result.output, result.stderr)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("hashi-print: "), result.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+def designed(name: str) -> dict:
+    """A designed data file as a dict, to be spoilt by a test."""
+    return json.loads(designed_text(name))
+
+
+@pytest.fixture
+def write(tmp_path):
+    """Write a text (or bytes) file under tmp_path and return its path as a string."""
+    def _write(name: str, content: str | bytes) -> str:
+        path = tmp_path / name
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+        return str(path)
+    return _write
+
+
+# --- JSON that breaks parsers: huge numbers, deep nesting ------------------------------------------
+
+@pytest.mark.parametrize("spoil", ['{"format": 1e400}', DEEP, '{"format": NaN}',
+                                   '{"rows": 1' + "0" * 5000 + "}",
+                                   '{"format": "hashi-side/1", "rows": 1e400}'])
+@pytest.mark.parametrize("option", ["--layout", "--deck", "--scoring"])
+def test_hostile_json_in_layout_deck_and_scoring_files(write, spoil, option) -> None:
+    sheet = write("sheet.txt", README_SHEET)
+    bad_input(run("validate", sheet, option, write("bad.json", spoil)), "bad.json")
+
+
+@pytest.mark.parametrize("spoil", ['{"format": "hashi-puzzle/1", "width": 1e400}', '{"a": ' + DEEP + "}",
+                                   '{"format": "hashi-puzzle/1", "width": 5, "height": 5, "islands": 7}'])
+def test_hostile_json_puzzle(write, spoil) -> None:
+    bad_input(run("solve", write("p.json", spoil)), "p.json")
+
+
+def test_deeply_nested_json_sheet(write) -> None:
+    bad_input(run("validate", write("s.json", '{"a": ' + DEEP + "}")), "s.json")
+
+
+# --- sizes and counts that used to divide by zero, hang or eat memory --------------------------------
+
+@pytest.mark.parametrize("args", [
+    ["solve", "0x5m2:1"],
+    ["solve", "https://puzz.link/p?hashi/99999999/99999999/1"],
+    ["solve", "61x1m2:" + "a" * 61],
+    ["grade", "200x200m2:" + "z" * 1538 + "f"],
+    ["hint", "200x200m2:" + "z" * 1538 + "f"],
+    ["book", "--size", "0x0"],
+    ["book", "--sizes", "10x10,5000x5"],
+    ["book", "--count", "1000000000"],
+    ["design", "--games", "0"],
+    ["design", "--budget", "0"],
+    ["design", "--workers", "0"],
+    ["generate", "--count", "0"],
+])
+def test_sizes_and_counts_are_capped(args) -> None:
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+
+
+def test_huge_layout_grid_is_refused(write) -> None:
+    side = designed("side-a.json") | {"rows": 100_000_000}
+    bad_input(run("sheet", "--layout", write("big.json", json.dumps(side))), "big.json", "rows")
+
+
+def test_binary_bridges_file_for_hint(write) -> None:
+    state = write("state.bin", bytes(range(256)))
+    bad_input(run("hint", SOLVABLE, "--bridges", state), "state.bin", "not a text")
+
+
+# --- types: floats and booleans are not whole numbers; negative points are refused -------------------
+
+@pytest.mark.parametrize(("name", "key", "value"), [
+    ("side-a.json", "rows", 9.0), ("side-a.json", "cols", True), ("scoring.json", "per_circled", -2),
+    ("scoring.json", "per_circled", 2.5), ("deck.json", "cards", {"numeral": 1}),
+])
+def test_layout_fields_must_have_their_type(write, name, key, value) -> None:
+    obj = designed(name) | {key: value}
+    option = {"side-a.json": "--layout", "deck.json": "--deck", "scoring.json": "--scoring"}[name]
+    bad_input(run("validate", write("sheet.txt", README_SHEET), option, write(name, json.dumps(obj))), key)
+
+
+def test_island_row_as_float_is_refused(write) -> None:
+    obj = designed("side-a.json")
+    obj["islands"][0]["row"] = 0.0
+    bad_input(run("sheet", "--layout", write("s.json", json.dumps(obj))), "island 1 row", "whole number")
+
+
+def test_record_turn_as_boolean_is_refused(write) -> None:
+    record = {"format": "hashi-record/1", "side": "A", "turns": [{"turn": True, "card": "5/2"}]}
+    bad_input(run("validate", write("r.json", json.dumps(record))), "turn")
+
+
+# --- contracts: solve --json, errors as JSON, exit codes ---------------------------------------------
+
+@pytest.mark.parametrize("puzzle", ["3x1m2:5a1", "1x1m2:1", "3x3m2:1a1e1"])
+def test_solve_json_says_none_for_a_well_formed_puzzle_without_solution(puzzle) -> None:
+    result = run("solve", puzzle, "--json")
+    assert result.exit_code == 0, result.output
+    obj = json.loads(result.stdout)
+    assert obj["status"] == "none" and obj["solution"] is None
+    assert "lane" in obj.get("reason", "lane")   # the first two are refused without a search
+
+
+@pytest.mark.parametrize("args", [
+    ["solve", "0x5m2:1", "--json"],
+    ["grade", "nonsense.txt", "--json"],
+    ["hint", SOLVABLE, "--bridges", "Z9=Z8", "--json"],
+    ["validate", "{missing}", "--json"],
+    ["generate", "--width", "3", "--json"],
+    ["solve", SOLVABLE, "--mode", "sideways", "--json"],
+])
+def test_errors_under_json_are_a_json_object_on_stdout(tmp_path, args) -> None:
+    argv = [a.format(missing=tmp_path / "missing.txt") for a in args]
+    result = run(*argv)
+    assert result.exit_code == 2
+    obj = json.loads(result.stdout)
+    assert set(obj) == {"error", "message", "source", "line"} and obj["error"]
+
+
+def test_level_without_solo_is_refused(write) -> None:
+    result = run("validate", write("sheet.txt", README_SHEET), "--level", "hard")
+    assert result.exit_code == 2 and "--solo" in result.output
+
+
+def test_score_refuses_the_same_file_twice(write, tmp_path) -> None:
+    sheet = write("ann.txt", README_SHEET)
+    bad_input(run("score", sheet, str(tmp_path / "." / "ann.txt")), "same file")
+
+
+def test_choices_ignore_case_everywhere(tmp_path) -> None:
+    for command in cli.commands.values():
+        for param in command.params:
+            if isinstance(param.type, click.Choice):
+                assert not param.type.case_sensitive, (command.name, param.name)
+    result = run("sheet", "--side", "b", "--paper", "A4", "--format", "SVG", "--out", str(tmp_path / "b.svg"))
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "b.svg").read_text().startswith("<?xml")
+
+
+def test_every_option_explains_itself() -> None:
+    for command in cli.commands.values():
+        for param in command.params:
+            if isinstance(param, click.Option):
+                assert param.help, (command.name, param.opts)
+
+
+# --- text quirks: byte-order marks and misspelt keywords ---------------------------------------------
+
+def test_byte_order_mark_is_accepted_in_sheets_ids_and_layouts(write) -> None:
+    bom = "\ufeff"
+    result = run("validate", write("sheet.txt", bom + README_SHEET), "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["ok"] is True
+    solved = run("solve", write("id.txt", bom + SOLVABLE + "\n"), "--json")
+    assert json.loads(solved.stdout)["status"] == "unique"
+    layout = write("side.json", bom + designed_text("side-b.json"))
+    assert run("sheet", "--layout", layout, "--out", write("x.pdf", "") + ".pdf").exit_code == 0
+
+
+def test_unknown_keyword_after_a_list_line_is_named(write) -> None:
+    text = README_SHEET.replace("cards 3 4\n", "cards 3 4\nplayr Bob\n")
+    bad_input(run("validate", write("sheet.txt", text)), "line 8", "unknown keyword 'playr'")
+
+
+def test_bonus_list_may_continue_on_the_next_line(write) -> None:
+    text = README_SHEET + "bonus red 5\n  blue 7\n"
+    result = run("validate", write("sheet.txt", text), "--json")
+    assert result.exit_code in (0, 1) and "unknown keyword" not in result.output
+
+
+# --- output files: modes, symlinks, escaping the folder, checked before work, Ctrl-C ------------------
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_new_files_follow_the_umask(tmp_path, umask, mode) -> None:
+    old = os.umask(umask)
+    try:
+        write_atomic(tmp_path / "new.txt", "x")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "new.txt").stat().st_mode) == mode
+
+
+def test_rewritten_file_keeps_its_mode(tmp_path) -> None:
+    path = tmp_path / "kept.txt"
+    path.write_text("old")
+    path.chmod(0o640)
+    write_atomic(path, "new")
+    assert path.read_text() == "new" and stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
+def test_symlink_out_is_followed_not_replaced(tmp_path) -> None:
+    real = tmp_path / "real.svg"
+    real.write_text("old")
+    link = tmp_path / "link.svg"
+    link.symlink_to(real)
+    result = run("sheet", "--side", "A", "--format", "svg", "--out", str(link))
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and real.read_text().startswith("<?xml")
+
+
+def test_layout_side_name_cannot_lead_out_of_the_folder(write, tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    side = designed("side-a.json") | {"side": "../../../ESCAPED"}
+    bad_input(run("sheet", "--layout", write("esc.json", json.dumps(side))), '"side"')
+    for folder in (tmp_path, tmp_path / "output", tmp_path.parent, tmp_path.parent.parent):
+        assert not list(folder.glob("*ESCAPED*"))
+
+
+def test_book_checks_its_destination_before_generating(write, monkeypatch) -> None:
+    blocker = write("not-a-folder", "a file where a folder should be")
+
+    def never(*args, **kwargs):
+        raise AssertionError("generation started before the destination was checked")
+    monkeypatch.setattr("hashi_print.puzzle.book.generate_puzzles", never)
+    bad_input(run("book", "--count", "3", "--out", blocker + "/book.pdf"), "not-a-folder")
+    bad_input(run("book", "--count", "3", "--manifest", blocker + "/m.json", "--out", blocker + ".pdf"))
+
+
+def test_design_and_kit_check_their_folder_before_working(write, monkeypatch) -> None:
+    blocker = write("not-a-folder", "x")
+
+    def never(*args, **kwargs):
+        raise AssertionError("work started before the destination was checked")
+    monkeypatch.setattr("hashi_print.game.design.design", never)
+    monkeypatch.setattr("hashi_print.render.kit.build_kit", never)
+    bad_input(run("design", "--out", blocker + "/design"), "not-a-folder")
+    bad_input(run("kit", "--out", blocker + "/kit"))
+
+
+def test_ctrl_c_exits_130_and_leaves_the_old_file(tmp_path, monkeypatch) -> None:
+    out = tmp_path / "sheet.pdf"
+    out.write_bytes(b"old")
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(os, "replace", interrupted)
+    result = run("sheet", "--side", "A", "--out", str(out))
+    assert result.exit_code == cli_module.EXIT_INTERRUPTED == 130
+    assert out.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["sheet.pdf"]
+
+
+def test_installed_layouts_folder_is_never_a_write_target(tmp_path) -> None:
+    result = run("design", "--out", str(tmp_path / "d"), "--write-layouts",
+                 str(Path(click.__file__).parent / "hashi-layouts"))
+    assert result.exit_code == 2 and "installed Python package" in result.output
