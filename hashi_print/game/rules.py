@@ -68,15 +68,32 @@ def new_game(side: BoardSide, setup: tuple[int, int] | None = None) -> GameState
         if not 0 <= island < islands:
             raise RuleError(f"setup island {island} does not exist on side {side.name}",
                             rule="setup", where=f"island {island}")
-        label = side.islands[island].label
-        if side.islands[island].flag is not None:
-            raise RuleError(f"the setup numeral goes on an unflagged island; {label} has a "
-                            f"{side.islands[island].flag} flag", rule="setup", where=f"island {label}")
-        if value not in SETUP_VALUES:
-            raise RuleError(f"the setup numeral is a 3 or a 4, not {value}", rule="setup",
-                            where=f"island {label}")
+        found = setup_violations(side, island, value)
+        if found:
+            raise found[0]
         numerals[island] = value
     return GameState(side, tuple(numerals), (0,) * len(side.geometry.lanes))
+
+
+def setup_violations(side: BoardSide, island: int, value: int) -> list[RuleError]:
+    """List the rules a setup numeral breaks: it goes on an unflagged island and is a 3 or a 4."""
+    label = side.islands[island].label
+    found = []
+    if side.islands[island].flag is not None:
+        found.append(RuleError(f"the setup numeral goes on an unflagged island; {label} has a "
+                               f"{side.islands[island].flag} flag", rule="setup", where=f"island {label}"))
+    if value not in SETUP_VALUES:
+        found.append(RuleError(f"the setup numeral is a 3 or a 4, not {value}", rule="setup",
+                               where=f"island {label}"))
+    return found
+
+
+def bridge_count_violation(card: Card, drawn: int, partial: bool = False) -> RuleError | None:
+    """Return the broken rule when `card` draws `drawn` bridges: all or none (at most all, if partial)."""
+    if drawn and (drawn > card.bridges if partial else drawn != card.bridges):
+        want = f"at most {card.bridges} bridges" if partial else f"exactly {card.bridges} bridges or none"
+        return RuleError(f"card {card} draws {want}, not {drawn}", rule="bridge-count", where="bridges")
+    return None
 
 
 def six_group_reached(state: GameState) -> bool:
@@ -128,11 +145,9 @@ def move_violations(state: GameState, card: Card, move: Move, partial: bool = Fa
         island, value = move.numeral
         if 0 <= island < len(numerals) and numerals[island] is None:
             numerals[island] = value
-    b = len(move.bridges)
-    if b and (b > card.bridges if partial else b != card.bridges):
-        want = f"at most {card.bridges} bridges" if partial else f"exactly {card.bridges} bridges or none"
-        found.append(RuleError(f"card {card} draws {want}, not {b}", rule="bridge-count",
-                               where="bridges"))
+    count = bridge_count_violation(card, len(move.bridges), partial)
+    if count is not None:
+        found.append(count)
     added: dict[int, int] = {}
     for k in move.bridges:
         if not 0 <= k < len(geo.lanes):

@@ -161,6 +161,8 @@ def parse_text_grid(text: str, source: str = "grid") -> Puzzle:
         body = lines[1:]
         if len(body) == rows and all(len(_cells(ln)) == cols for _, ln in body):
             declared, lines = (rows, cols), body
+    if not lines:
+        raise FormatError(f"the header declares a {rows}x{cols} grid with no rows", source=source)
     if len(lines) > MAX_GRID:
         raise FormatError(f"the grid has {len(lines)} rows; at most {MAX_GRID} are allowed", source=source)
     grid = []

@@ -13,8 +13,10 @@ from hashi_print.game.rules import (
     GameState,
     Move,
     apply,
+    bridge_count_violation,
     goals_met,
     move_violations,
+    setup_violations,
 )
 from hashi_print.game.scoring import (
     GameScore,
@@ -137,14 +139,8 @@ def _validate_record(rec: Record, deck: Deck | None,
                                                           "written by the left-hand neighbour)"))
     else:
         island, value, line = rec.setup
-        label = side.islands[island].label
-        if side.islands[island].flag is not None:
-            found.append(Violation("setup", f"island {label}", line,
-                                   f"the setup numeral goes on an unflagged island; {label} has a "
-                                   f"{side.islands[island].flag} flag"))
-        if value not in SETUP_VALUES:
-            found.append(Violation("setup", f"island {label}", line,
-                                   f"the setup numeral is a 3 or a 4, not {value}"))
+        found.extend(Violation(e.rule, e.where, line, e.message)
+                     for e in setup_violations(side, island, value))
         numerals[island] = value
     state = GameState(side, tuple(numerals), (0,) * len(side.geometry.lanes))
     left = Counter(deck.cards) if deck is not None else None
@@ -179,10 +175,9 @@ def _replay_turn(state: GameState, card: Card, numeral: tuple[int, int] | None,
         else:
             lanes.append(k)
     drawn = len(pairs)
-    if drawn and (drawn > card.bridges if partial else drawn != card.bridges):
-        want = f"at most {card.bridges} bridges" if partial else f"exactly {card.bridges} bridges or none"
-        found.append(Violation("bridge-count", "bridges", line,
-                               f"card {card} draws {want}, not {drawn}", number))
+    count = bridge_count_violation(card, drawn, partial)
+    if count is not None:
+        found.append(Violation(count.rule, count.where, line, count.message, number))
     move = Move(numeral, tuple(sorted(lanes)))
     errors = [e for e in move_violations(state, card, move, partial) if e.rule != "bridge-count"]
     found.extend(Violation(e.rule, e.where, line, e.message, number) for e in errors)

@@ -149,3 +149,8 @@ def test_puzzle_lines_name_the_bad_line(tmp_path) -> None:
 def test_random_text_never_crashes_the_parser(text: str) -> None:
     with contextlib.suppress(HashiError):
         parse_puzzle(text, "fuzz")
+
+
+def test_a_header_with_no_rows_is_refused_in_one_line() -> None:
+    with pytest.raises(HashiError, match="0x0 grid with no rows"):
+        parse_puzzle("0 0", "grid.txt")
