@@ -472,10 +472,10 @@ def sheet(side: str | None, layout: str | None, paper: str, fmt: str, out: str |
         return
     import random
 
+    from hashi_print.files import inside
     from hashi_print.game.board import load_side
     from hashi_print.game.deck import load_deck
     from hashi_print.game.scoring import load_scoring
-    from hashi_print.files import inside
     from hashi_print.render.fill import Pen, hand_pen, render_filled
     from hashi_print.sheets.formats import read_sheet
     from hashi_print.sheets.marks import marks_of
