@@ -58,28 +58,29 @@ def median_run(puzzles: list, mode: str, backend: str, repeat: int, card: str = 
 STAGES = ("encode", "add", "search", "connect", "decode")
 
 
-def split_run(puzzles: list) -> tuple[float, SolveStats, dict, list[float]]:
-    """Solve a set once with the defaults: wall seconds, summed stage times, verdicts, seconds per puzzle."""
+def split_run(puzzles: list) -> tuple[float, float, SolveStats, dict, list[float]]:
+    """Solve a set once with the defaults: wall and CPU seconds, stage times, verdicts, seconds per puzzle."""
     stats, verdicts, times = SolveStats(), {}, []
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for p in puzzles:
         r = solve(p, stats=stats)
         times.append(r.seconds)
         verdicts[str(r.status)] = verdicts.get(str(r.status), 0) + 1
-    return time.perf_counter() - start, stats, verdicts, times
+    return time.perf_counter() - start, time.process_time() - cpu, stats, verdicts, times
 
 
 def print_split(sets: list[tuple[str, list]], repeat: int) -> None:
     """Print where the default solver's time goes on each set: the median run of `repeat`."""
     print("## Where the time goes (lazy, cadical195, direct; median run by total)\n")
-    print("| set | puzzles | total s | " + " | ".join(f"{s} s" for s in STAGES)
+    print("| set | puzzles | total s | CPU s | " + " | ".join(f"{s} s" for s in STAGES)
           + " | rest s | cuts | median s/puzzle | max s/puzzle | verdicts |")
-    print("|---|---|---|" + "---|" * len(STAGES) + "---|---|---|---|---|")
+    print("|---|---|---|---|" + "---|" * len(STAGES) + "---|---|---|---|---|")
     for name, puzzles in sets:
         runs = sorted((split_run(puzzles) for _ in range(repeat)), key=lambda r: r[0])
-        total, stats, verdicts, times = runs[len(runs) // 2]
+        total, cpu, stats, verdicts, times = runs[len(runs) // 2]
         stages = [getattr(stats, s) for s in STAGES]
-        print(f"| {name} | {len(puzzles)} | {total:.3f} | " + " | ".join(f"{t:.3f}" for t in stages)
+        cells = " | ".join(f"{t:.3f}" for t in stages)
+        print(f"| {name} | {len(puzzles)} | {total:.3f} | {cpu:.3f} | {cells}"
               + f" | {total - sum(stages):.3f} | {stats.cuts} | {statistics.median(times):.4f} | "
               f"{max(times):.3f} | {verdicts} |", flush=True)
     print()

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
-from itertools import islice
+import random
+from itertools import islice, product
 
 import pytest
 from independent import is_valid_solution, janko_bridges
 
+from hashi_print.geometry import build_geometry
 from hashi_print.puzzle.check import check_solution
 from hashi_print.puzzle.formats import parse_has, parse_tatham_id, parse_text_grid
-from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES, MODES
-from hashi_print.puzzle.solve import other_solution, solutions, solve
+from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES, MODES, direct_clue_clauses
+from hashi_print.puzzle.solve import SolveStats, other_solution, solutions, solve
 
 
 def janko(shared_data) -> dict:
@@ -99,3 +101,64 @@ def test_connectivity_needs_a_cut() -> None:
 def test_kissat_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown backend"):
         solve(parse_text_grid("2.2\n...\n2.2"), backend="kissat404")
+
+
+def test_direct_clue_clauses_allow_exactly_the_clue() -> None:
+    # A hub with 1-4 lanes, each to a one-lane neighbour whose clue is that lane's count: the clauses
+    # must hold exactly when the hub's own count is its clue, for every clue and every lane count 0-2.
+    for degree in range(1, 5):
+        geo = build_geometry(4, 4, [(1, 1), (1, 3), (3, 1), (1, 0), (0, 1)][:degree + 1])
+        hub = geo.index_of[(1, 1)]
+        lanes = geo.lanes_of[hub]
+        assert len(lanes) == degree == len(geo.lanes)
+        e1 = [k + 1 for k in range(degree)]
+        e2 = [degree + k + 1 for k in range(degree)]
+        for clue, counts in product(range(1, 9), product(range(3), repeat=degree)):
+            clues = [0] * (degree + 1)
+            clues[hub] = clue
+            for k, n in zip(lanes, counts, strict=True):
+                clues[geo.lanes[k].other(hub)] = n
+            true = {e1[k] for k, n in zip(lanes, counts, strict=True) if n >= 1}
+            true |= {e2[k] for k, n in zip(lanes, counts, strict=True) if n == 2}
+            clauses = direct_clue_clauses(geo, clues, e1, e2)
+            satisfied = all(any((v > 0) == (abs(v) in true) for v in c) for c in clauses)
+            assert satisfied == (sum(counts) == clue), (degree, clue, counts)
+
+
+def test_groups_match_a_plain_flood_fill() -> None:
+    rng = random.Random(7)
+    for _ in range(200):
+        cells = {(rng.randrange(9), rng.randrange(9)) for _ in range(rng.randrange(1, 30))}
+        geo = build_geometry(9, 9, cells)
+        built = [k for k in range(len(geo.lanes)) if rng.random() < 0.5]
+        seen: dict[int, int] = {}
+        groups = []
+        for start in range(len(geo.positions)):
+            if start in seen:
+                continue
+            group, todo = [], [start]
+            seen[start] = start
+            while todo:
+                i = todo.pop()
+                group.append(i)
+                for k in built:
+                    lane = geo.lanes[k]
+                    for a, b in ((lane.a, lane.b), (lane.b, lane.a)):
+                        if a == i and b not in seen:
+                            seen[b] = start
+                            todo.append(b)
+            groups.append(sorted(group))
+        assert geo.components(built) == groups
+
+
+def test_stage_times_add_up_within_the_total(shared_data) -> None:
+    path = sorted((shared_data / "coelho-2019" / "100").glob("*.has"))[0]
+    puzzle = parse_has(path.read_text(), str(path))
+    stats = SolveStats()
+    result = solve(puzzle, stats=stats)
+    stages = [stats.encode, stats.add, stats.search, stats.connect, stats.decode]
+    assert all(t > 0 for t in stages)
+    assert sum(stages) <= result.seconds
+    assert stats.cuts == result.cuts
+    again = solve(puzzle, stats=stats)
+    assert stats.cuts == result.cuts + again.cuts and again.solution == result.solution
