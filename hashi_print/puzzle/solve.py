@@ -40,15 +40,19 @@ class SolveStats:
     search: float = 0.0
     connect: float = 0.0
     decode: float = 0.0
-    rounds: list[tuple[tuple[int, ...], list[list[int]]]] | None = None
+    rounds: list[tuple[tuple[int, ...], list[list[int]], list[list[int]]]] | None = None
 
 
 @dataclass(frozen=True)
 class Round:
-    """One disconnected candidate the solver proposed: its bridges per lane and the groups that were cut."""
+    """One disconnected candidate: its bridges per lane, its groups, and per group the lanes of its cut.
+
+    A group's cut says that at least one of the lanes leaving it must carry a bridge.
+    """
 
     counts: tuple[int, ...]
     groups: tuple[tuple[int, ...], ...]
+    cuts: tuple[tuple[int, ...], ...]
 
 
 @dataclass(frozen=True)
@@ -118,7 +122,7 @@ def solutions(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
                 stats.cuts += len(cuts)
                 if stats.rounds is not None:
                     counts = decode(enc, model)
-                    stats.rounds.append((counts, geo.components(k for k, c in enumerate(counts) if c)))
+                    stats.rounds.append((counts, geo.components(k for k, c in enumerate(counts) if c), cuts))
                 if not all(cuts):
                     stats.connect += clock() - searched
                     return
@@ -159,7 +163,10 @@ def solve_traced(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195"
     variables = max((abs(v) for c in enc.clauses for v in c), default=0)
     stats = SolveStats(rounds=[])
     result = solve(puzzle, mode, backend, card, stats)
-    rounds = tuple(Round(tuple(counts), tuple(tuple(g) for g in groups)) for counts, groups in stats.rounds)
+    lane_of = {v: k for k, v in enumerate(enc.e1)}
+    rounds = tuple(Round(tuple(counts), tuple(tuple(g) for g in groups),
+                         tuple(tuple(lane_of[v] for v in clause) for clause in cuts))
+                   for counts, groups, cuts in stats.rounds)
     return TracedSolve(result, variables, len(enc.clauses), rounds)
 
 

@@ -6,6 +6,7 @@ import contextlib
 import json
 import logging
 import random
+import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -89,7 +90,7 @@ async def read_json(request: Request) -> dict:
 
 def text_field(body: dict, key: str, default: str | None = None, limit: int = MAX_TEXT) -> str:
     """A string field of the body, at most `limit` characters."""
-    value = body.get(key, default)
+    value = default if body.get(key) is None else body[key]
     if not isinstance(value, str):
         raise BadRequest(f'"{key}" must be a string' if key in body else f'"{key}" is missing')
     if len(value) > limit:
@@ -147,7 +148,7 @@ def turns_field(body: dict) -> list[dict]:
 def create_app(settings: Settings | None = None) -> Starlette:
     """Build the web app with its worker pool."""
     settings = settings or Settings()
-    pool = WorkPool(settings.workers, settings.seconds)
+    pool = WorkPool(settings.workers, settings.seconds, preload=("hashi_print.web.tasks",))
     static = _static_files()
     env = Environment(loader=PackageLoader("hashi_print.web", "templates"), autoescape=select_autoescape())
 
@@ -229,6 +230,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         routes.append(Route(f"/api/{name}", api(work), methods=["POST"]))
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
+        await pool.warm()
         yield
         pool.close()
 
@@ -262,7 +264,19 @@ def serve(host: str, port: int, settings: Settings, announce: Callable[[str], No
     """Run the app with uvicorn until Ctrl-C."""
     import uvicorn
 
+    _check_free(host, port)
     app = create_app(settings)
     shown = f"[{host}]" if ":" in host else host
     announce(f"hashi-print web app on http://{shown}:{port}/  (Ctrl-C stops it)")
     uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def _check_free(host: str, port: int) -> None:
+    """Raise HashiError when the address cannot be listened on (taken, or not this machine's)."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as err:
+        raise HashiError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None

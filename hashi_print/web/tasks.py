@@ -44,8 +44,12 @@ _DECLARED_SIZES = (
 _BRIDGE_ITEM = re.compile(r"^[A-Za-z]{1,3}\d{1,3}[-=][A-Za-z]{1,3}\d{1,3}$")
 
 
+@lru_cache(maxsize=512)
 def read_web_puzzle(text: str) -> Puzzle:
-    """Parse a puzzle sent by a browser, refusing grids larger than the web app serves."""
+    """Parse a puzzle sent by a browser, refusing grids larger than the web app serves.
+
+    Cached: a player sends the same puzzle with every move, and the puzzle keeps its lanes and crossings.
+    """
     for pattern in _DECLARED_SIZES:
         for match in pattern.finditer(text):
             if any(len(n) > 4 or int(n) > MAX_SIDE for n in match.groups() if n):
@@ -98,7 +102,9 @@ def solve_task(text: str, mode: str, backend: str, card: str) -> dict:
     names = island_names(puzzle)
     geo = puzzle.geometry
     rounds = [{"bridges": Solution.from_lane_counts(geo, r.counts).as_lists(),
-               "groups": [[names[i] for i in g] for g in r.groups]} for r in traced.rounds[:MAX_ROUNDS_SHOWN]]
+               "groups": [[names[i] for i in g] for g in r.groups],
+               "cuts": [[lane_name(puzzle, k, names) for k in cut] for cut in r.cuts]}
+              for r in traced.rounds[:MAX_ROUNDS_SHOWN]]
     return {
         "status": result.status,
         "solution": result.solution.as_lists() if result.solution else None,

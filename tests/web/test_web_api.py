@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 import random
+import socket
+import time
 
 import pytest
+from click.testing import CliRunner
 from independent import is_valid_solution
 from starlette.testclient import TestClient
 
+from hashi_print.cli import cli
 from hashi_print.game.board import builtin_side
 from hashi_print.game.deck import load_deck
 from hashi_print.game.rules import apply as apply_move
@@ -187,5 +191,17 @@ def test_a_job_past_the_time_limit_is_stopped_and_the_pool_recovers():
     with TestClient(create_app(Settings(workers=1, seconds=0.5))) as c:
         r = c.post("/api/hint", json={"puzzle": slow, "bridges": ""})
         assert r.status_code == 400 and "stopped after" in r.json()["error"]
+        time.sleep(4)  # the fresh worker starts in the background meanwhile
         ok = c.post("/api/solve", json={"puzzle": PUZZLE})
         assert ok.status_code == 200 and json.loads(ok.text)["status"] == "unique"
+
+
+def test_serve_on_a_taken_port_is_one_line_and_exit_2():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--port", str(port)])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        f"hashi-print: cannot listen on 127.0.0.1:{port}: Address already in use"]

@@ -93,8 +93,8 @@ export class Board {
     return this.view.crossings[k].some((c) => counts[c] > 0);
   }
 
-  // look: {islandText(i), islandClass(i), laneClass(k), extra(i, g) for island decorations,
-  //        cursor: i, selected: i, hitLanes: bool}
+  // look: {islandText(i), islandClass(i), laneClass(k), ghost(k) to dash an empty lane,
+  //        extra(i, g, cx, cy) for island decorations, cursor: i, selected: i, hitLanes: bool}
   draw(counts, look) {
     const svg = this.svg;
     while (svg.firstChild) svg.removeChild(svg.firstChild);
@@ -125,6 +125,9 @@ export class Board {
       for (const d of offsets) {
         const [ox, oy] = lane.horizontal ? [0, d] : [d, 0];
         el("line", {x1: x1 + ox, y1: y1 + oy, x2: x2 + ox, y2: y2 + oy}, g);
+      }
+      if (n === 0 && look.ghost && look.ghost(k)) {
+        el("line", {x1, y1, x2, y2, class: "ghost"}, g);
       }
       if (look.hitLanes) {
         el("line", {x1, y1, x2, y2, class: "hit", "data-lane": lane.name}, g);

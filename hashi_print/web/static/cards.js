@@ -16,9 +16,9 @@ function show() {
   reveal.disabled = shown >= cards.length;
   if (cards.length && shown >= cards.length) document.getElementById("deal-info").textContent = T.cardsDone;
   const list = document.getElementById("played");
-  list.replaceChildren(...cards.slice(0, shown).map((c) => {
+  list.replaceChildren(...cards.slice(0, shown).map((c, n) => {
     const li = document.createElement("li");
-    li.textContent = `${c.numeral}/${c.bridges}`;
+    li.textContent = T.playedCard(n + 1, c);
     return li;
   }));
 }

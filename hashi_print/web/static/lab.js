@@ -62,7 +62,9 @@ function showRun(view, result, parent) {
     const group = new Map();
     if (frame) frame.groups.forEach((g, n) => g.forEach((name) => group.set(name, n % 6)));
     const counts = countsOf(view, frame ? frame.bridges : result.solution);
+    const cut = new Set(frame ? frame.cuts.flat() : []);
     board.draw(counts, {
+      ghost: (k) => cut.has(view.lanes[k].name),
       islandText: (i) => String(view.islands[i].clue),
       islandClass: (i) => (group.has(view.islands[i].name) ? `group${group.get(view.islands[i].name)}` :
         frame ? "" : "complete"),

@@ -143,6 +143,8 @@ async function hint() {
     document.getElementById("hint-technique").textContent = step.technique;
     document.getElementById("hint-level").textContent = step.level;
     document.getElementById("hint-text").textContent = step.text;
+    document.getElementById("hint-known").hidden = step.because.length === 0;
+    document.getElementById("hint-known").textContent = T.hintBecause;
     const because = document.getElementById("hint-because");
     because.replaceChildren(...step.because.map((s) => {
       const li = document.createElement("li");

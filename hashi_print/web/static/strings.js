@@ -9,10 +9,9 @@ export const T = {
   checkOk: "No wrong bridges so far.",
   checkWrong: (n) => `${n} wrong bridge${n === 1 ? "" : "s"} marked in red.`,
   checkNotUnique: "This puzzle has more than one solution, so no bridge can be called wrong.",
-  hintNone: "Nothing left to deduce from here.",
   hintSolved: "The bridges drawn solve the puzzle.",
   hintStuck: "The deducer is stuck here: the puzzle may need a guess.",
-  hintBecause: "Known first:",
+  hintBecause: "It rests on facts you cannot see on the board yet:",
   nothingToUndo: "Nothing to undo.",
   nothingToRedo: "Nothing to redo.",
   generating: "Generating…",
@@ -20,7 +19,8 @@ export const T = {
   solving: "Solving…",
   labResult: (r) => `${r.status} · ${r.stats.variables} variables · ${r.stats.clauses} clauses · ` +
     `${r.stats.cuts} cuts in ${r.stats.rounds} rounds · ${(r.stats.seconds * 1000).toFixed(1)} ms`,
-  labRound: (i, n, g) => `Round ${i} of ${n}: the candidate falls apart into ${g} groups; each gets a cut.`,
+  labRound: (i, n, g) => `Round ${i} of ${n}: the candidate falls apart into ${g} groups (coloured). ` +
+    "Each group gets a cut: one of the dashed lanes leaving it must carry a bridge.",
   labFinal: (n) => n ? `After ${n} round${n === 1 ? "" : "s"} of cuts: the solution.` :
     "No cuts were needed: the first candidate was connected.",
   labNone: "The puzzle has no solution.",
@@ -30,6 +30,7 @@ export const T = {
   cardTurn: (t, n) => `Turn ${t} of ${n}`,
   cardReady: "Ready: 17 cards to play.",
   cardBridges: (b) => `${b} bridge${b === 1 ? "" : "s"}`,
+  playedCard: (t, c) => `${t}: ${c.numeral} / ${c.bridges}`,
   cardsDone: "All 17 cards played. Count your points!",
   setupPick: "Setup: click an unflagged island, then write a 3 or a 4 on it.",
   setupChosen: (l) => `Setup on ${l}: write a 3 or a 4.`,
