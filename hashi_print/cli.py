@@ -274,9 +274,11 @@ def score_cmd(sheets: tuple[str, ...], layout: str | None, deck_file: str | None
             table.add_row(*player.table_row())
         console = Console(width=100)
         console.print(table)
-        console.print(f"winner: {', '.join(result.winners)}")
+        console.print(f"winner: {', '.join(result.winners) or 'none (every player broke a rule)'}")
         for problem in result.problems:
             console.print(f"warning: {problem}", markup=False)
+        for note in result.unchecked:
+            console.print(f"not checkable: {note}", markup=False)
     if result.problems:
         click.get_current_context().exit(EXIT_BROKEN_RULE)
 

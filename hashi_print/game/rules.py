@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from hashi_print.errors import RuleError
 from hashi_print.game.board import BoardSide
-from hashi_print.game.deck import GOALS, Card
+from hashi_print.game.deck import CARDS_PLAYED, GOALS, Card
 
 SETUP_VALUES = (3, 4)
 SIX_GROUP = 6
@@ -110,6 +110,25 @@ def six_groups(state: GameState) -> list[list[int]]:
     lanes = [k for k, n in enumerate(state.bridges)
              if n and geo.lanes[k].a in circled and geo.lanes[k].b in circled]
     return [g for g in geo.components(lanes) if len(g) >= SIX_GROUP]
+
+
+def earliest_goal_turn(state: GameState, goal: str) -> int:
+    """Return the first turn on which `goal` could have been reached, given the islands it needs.
+
+    One numeral is written a turn, plus the setup numeral on one unflagged island before turn 1; a
+    flagged island takes its numeral only after a bridge reaches it, so never on turn 1.
+    """
+    if goal == "six":
+        groups = six_groups(state)
+        if not groups:
+            return CARDS_PLAYED + 1
+        # the group that reached six first lies inside one final group: count its unflagged islands
+        unflagged = min(SIX_GROUP, max(sum(state.side.islands[i].flag is None for i in g) for g in groups))
+        flagged = SIX_GROUP - unflagged
+    else:
+        unflagged, flagged = 0, len(state.side.flag_sets[goal])
+    written = max(unflagged - 1, 0)
+    return flagged + written if written else flagged + 1
 
 
 def goals_met(state: GameState, skip: frozenset[str] | set[str] = frozenset()) -> tuple[str, ...]:

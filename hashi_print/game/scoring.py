@@ -66,13 +66,16 @@ class Score:
 
 @dataclass(frozen=True)
 class PlayerScore:
-    """One player of a scored game: the file, the name, the rule check, goals reached (turn) and the score."""
+    """One player of a scored game: the file, the name, the rule check, goals reached (turn) and the score.
+
+    A goal's turn is None when the sheet does not say it; a player who breaks a rule is out of the race.
+    """
 
     source: str
     player: str
     ok: bool
     violations: int
-    goals: dict[str, int]
+    goals: dict[str, int | None]
     score: Score
 
     def to_json(self) -> dict:
@@ -83,8 +86,8 @@ class PlayerScore:
     def table_row(self) -> list[str]:
         """Return the score table's row: player, rules, circled, one column per goal, total."""
         s = self.score
-        goals = [f"{s.bonus[g]} (turn {self.goals[g]})" if g in s.bonus else "-" for g in GOALS]
-        rules = "ok" if self.ok else f"{self.violations} broken"
+        goals = [f"{s.bonus[g]} (turn {self.goals.get(g) or '?'})" if g in s.bonus else "-" for g in GOALS]
+        rules = "ok" if self.ok else f"{self.violations} broken, out of the race"
         return [self.player, rules, f"{s.circled} ({s.circled_points})", *goals, str(s.total)]
 
 
@@ -95,11 +98,12 @@ class GameScore:
     players: tuple[PlayerScore, ...]
     winners: tuple[str, ...]
     problems: tuple[str, ...]
+    unchecked: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
         """Return the `score --json` contract object."""
         return {"players": [p.to_json() for p in self.players], "winners": list(self.winners),
-                "problems": list(self.problems)}
+                "problems": list(self.problems), "unchecked": list(self.unchecked)}
 
 
 # --- the scoring file ---------------------------------------------------------------------------
@@ -181,14 +185,16 @@ def load_scoring(path: str | Path | None = None) -> Scoring:
 # --- scoring sheets -----------------------------------------------------------------------------
 
 def score_sheet(state: GameState, scoring: Scoring, solo_side: str | None = None,
-                solo_level: str | None = None, first: Iterable[str] | None = None) -> Score:
+                solo_level: str | None = None, first: Iterable[str] | None = None,
+                unknown: Iterable[str] = ()) -> Score:
     """Score a sheet: points per circled island plus bonuses.
 
     Without `solo_side`, every goal reached scores its higher value unless `first` (the goals this
     player reached first in a multi-player race) is given, in which case the others score the lower
     value. With `solo_side`, a goal scores its higher value only within that side's turn limit
-    (of `solo_level` when given), else nothing.
+    (of `solo_level` when given), else nothing; a goal whose turn is `unknown` scores nothing there.
     """
+    unknown = frozenset(unknown)
     firsts = set(GOALS) if first is None else set(first)
     limits: dict[str, int] = {}
     if solo_side is not None:
@@ -207,39 +213,54 @@ def score_sheet(state: GameState, scoring: Scoring, solo_side: str | None = None
         high, low = scoring.bonus[goal]
         if solo_side is not None:
             limit = limits.get(goal)
-            bonus[goal] = high if limit is not None and turn <= limit else 0
+            bonus[goal] = high if limit is not None and turn <= limit and goal not in unknown else 0
         else:
             bonus[goal] = high if goal in firsts else low
     circled = len(state.circled)
     return Score(circled, circled * scoring.per_circled, bonus)
 
 
-def race_firsts(goal_turns: Sequence[Mapping[str, int]]) -> list[frozenset[str]]:
-    """For each player's {goal: turn reached}, return the goals that player reached first (ties share)."""
+def race_firsts(goal_turns: Sequence[Mapping[str, int]], unknown: Sequence[Iterable[str]] | None = None,
+                valid: Sequence[bool] | None = None) -> list[frozenset[str]]:
+    """For each player's {goal: turn reached}, return the goals that player reached first (ties share).
+
+    A player who breaks a rule (`valid` False) is out of the race. A goal whose turn is `unknown`
+    takes no first from a player whose turn is known; among unknown turns only a lone player is first.
+    """
+    count = len(goal_turns)
+    gone = [frozenset(u) for u in unknown] if unknown is not None else [frozenset()] * count
+    racing = list(valid) if valid is not None else [True] * count
     firsts: list[set[str]] = [set() for _ in goal_turns]
     for goal in GOALS:
-        turns = [t[goal] for t in goal_turns if goal in t]
-        if not turns:
-            continue
-        best = min(turns)
-        for pos, t in enumerate(goal_turns):
-            if t.get(goal) == best:
-                firsts[pos].add(goal)
+        reached = [pos for pos, t in enumerate(goal_turns) if racing[pos] and goal in t]
+        known = [pos for pos in reached if goal not in gone[pos]]
+        if known:
+            best = min(goal_turns[pos][goal] for pos in known)
+            reached = [pos for pos in known if goal_turns[pos][goal] == best]
+        elif len(reached) > 1:
+            reached = []   # nobody knows who was first
+        for pos in reached:
+            firsts[pos].add(goal)
     return [frozenset(f) for f in firsts]
 
 
-def score_game(states: Sequence[GameState], scoring: Scoring) -> list[Score]:
-    """Score every player's final state, resolving the bonus race between them."""
-    firsts = race_firsts([dict(s.goals) for s in states])
-    return [score_sheet(s, scoring, first=f) for s, f in zip(states, firsts, strict=True)]
+def score_game(states: Sequence[GameState], scoring: Scoring, unknown: Sequence[Iterable[str]] | None = None,
+               valid: Sequence[bool] | None = None) -> list[Score]:
+    """Score every player's final state, resolving the bonus race; a rule-breaker scores no bonus."""
+    firsts = race_firsts([dict(s.goals) for s in states], unknown, valid)
+    scores = [score_sheet(s, scoring, first=f) for s, f in zip(states, firsts, strict=True)]
+    if valid is None:
+        return scores
+    return [s if ok else Score(s.circled, s.circled_points, {}) for s, ok in zip(scores, valid, strict=True)]
 
 
-def winners(scores: Sequence[Score]) -> list[int]:
-    """Return the positions of the players with the highest total (a tie is shared)."""
-    if not scores:
+def winners(scores: Sequence[Score], valid: Sequence[bool] | None = None) -> list[int]:
+    """Return the positions of the highest totals (a tie is shared); a rule-breaker cannot win."""
+    eligible = [pos for pos in range(len(scores)) if valid is None or valid[pos]]
+    if not eligible:
         return []
-    best = max(s.total for s in scores)
-    return [pos for pos, s in enumerate(scores) if s.total == best]
+    best = max(scores[pos].total for pos in eligible)
+    return [pos for pos in eligible if scores[pos].total == best]
 
 
 def rating(scoring: Scoring, side: str, total: int) -> str | None:

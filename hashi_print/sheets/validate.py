@@ -14,6 +14,7 @@ from hashi_print.game.rules import (
     Move,
     apply,
     bridge_count_violation,
+    earliest_goal_turn,
     goals_met,
     move_violations,
     setup_violations,
@@ -72,6 +73,7 @@ class Report:
     score: Score | None
     state: GameState
     cards: tuple[Card, ...] = ()
+    unknown_turns: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -86,8 +88,12 @@ class Report:
             "unchecked": list(self.unchecked),
             "kind": self.kind, "side": self.side, "player": self.player,
             "rules": {"partial_bridges": self.partial},
-            "goals": dict(self.state.goals),
+            "goals": self.goal_turns(),
         }
+
+    def goal_turns(self) -> dict[str, int | None]:
+        """Return each goal reached with its turn, None where the sheet does not say."""
+        return {g: None if g in self.unknown_turns else t for g, t in self.state.goals}
 
 
 def default_deck(path: str | Path | None = None) -> Deck:
@@ -114,15 +120,23 @@ def validate(doc: Sheet | Record, deck: Deck | None = None, scoring: Scoring | N
         violations, unchecked, state = _validate_record(doc, deck, partial)
     else:
         violations, unchecked, state = _validate_sheet(doc, deck, partial)
+    unknown: tuple[str, ...] = ()
+    if isinstance(doc, Sheet):
+        claimed = {goal for goal, _, _ in doc.bonus}
+        unknown = tuple(goal for goal, _ in state.goals if goal not in claimed)
+        unchecked = unchecked + tuple(
+            f"bonus {goal}: the sheet reaches it but gives no turn (no `bonus` line), so it takes no "
+            f"first in a race{' and scores nothing in solo' if solo else ''}" for goal in unknown)
     score = None
     if not violations and scoring is not None:
-        score = score_sheet(state, scoring, solo_side=doc.side.name if solo else None, solo_level=level)
+        score = score_sheet(state, scoring, solo_side=doc.side.name if solo else None, solo_level=level,
+                            unknown=unknown)
     if scoring is None:
         unchecked = unchecked + ("score: no scoring file (layouts/scoring.json missing; "
                                  "pass --scoring FILE)",)
     cards = tuple(t.card for t in doc.turns) if isinstance(doc, Record) else ()
     return Report(doc.source, doc.kind, doc.player, doc.side.name, partial, tuple(violations),
-                  unchecked, score, state, cards)
+                  unchecked, score, state, cards, unknown)
 
 
 # --- game records ----------------------------------------------------------------------------
@@ -403,6 +417,11 @@ def _sheet_goals(sheet: Sheet, state: GameState, turns: int,
             found.append(Violation("bonus-claim", f"bonus {goal}", line,
                                    f"the {goal} bonus is claimed on turn {turn}, but only {turns} cards "
                                    f"are crossed off"))
+        elif turn < (earliest := earliest_goal_turn(state, goal)):
+            found.append(Violation("bonus-claim", f"bonus {goal}", line,
+                                   f"the {goal} bonus is claimed on turn {turn}, but its islands need one "
+                                   f"numeral a turn (a flagged one only after a bridge reaches it): "
+                                   f"turn {earliest} is the earliest"))
         else:
             claimed[goal] = turn
     goals = [(g, claimed.get(g, turns)) for g in GOALS if g in met]
@@ -446,11 +465,15 @@ def score_players(reports: list[Report], scoring: Scoring) -> GameScore:
     if len(sides) > 1:
         raise FormatError("the players of one game share a side; these files use "
                           + ", ".join(sorted({r.side for r in reports})))
-    scores = score_game([r.state for r in reports], scoring)
+    valid = [r.ok for r in reports]
+    scores = score_game([r.state for r in reports], scoring, [r.unknown_turns for r in reports], valid)
     players = tuple(PlayerScore(r.source, r.player or Path(r.source).stem, r.ok, len(r.violations),
-                                dict(r.state.goals), s) for r, s in zip(reports, scores, strict=True))
-    problems = [f"{r.source}: {len(r.violations)} rule(s) broken; run `hashi-print validate` on it"
-                for r in reports if not r.ok]
+                                r.goal_turns(), s) for r, s in zip(reports, scores, strict=True))
+    problems = [f"{r.source}: {len(r.violations)} rule(s) broken, so it scores no bonus, takes no first "
+                f"and cannot win; run `hashi-print validate` on it" for r in reports if not r.ok]
+    unchecked = tuple(f"{r.source}: no turn given for {', '.join(r.unknown_turns)} (no `bonus` line), so "
+                      f"it takes no first from a player whose turn is known"
+                      for r in reports if r.unknown_turns)
     records = [r for r in reports if r.kind == "record"]
     for r in records[1:]:
         for turn, (mine, theirs) in enumerate(zip(r.cards, records[0].cards, strict=False), start=1):
@@ -458,4 +481,5 @@ def score_players(reports: list[Report], scoring: Scoring) -> GameScore:
                 problems.append(f"{r.source}: turn {turn} shows card {mine} but {records[0].source} "
                                 f"shows {theirs}; all players play the same cards")
                 break
-    return GameScore(players, tuple(players[i].player for i in winners(scores)), tuple(problems))
+    return GameScore(players, tuple(players[i].player for i in winners(scores, valid)), tuple(problems),
+                     unchecked)
