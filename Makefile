@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: kit test lint bench clean
+.PHONY: kit test lint bench clean catalogs fonts
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,3 +28,18 @@ bench: $(VENV)/.installed
 
 clean:
 	rm -rf $(VENV) output/* build *.egg-info
+
+# Message catalogs (see docs/languages.md): collect the marked text, merge it into each language's .po,
+# and compile the .mo files that ship in the package.
+LOCALE := hashi_print/locale
+catalogs: $(VENV)/.installed
+	$(BIN)/pybabel extract -F babel.cfg --no-location --sort-output --project=hashi-print \
+		--copyright-holder=hashi_print --msgid-bugs-address="" -o $(LOCALE)/hashi_print.pot .
+	$(BIN)/pybabel update -i $(LOCALE)/hashi_print.pot -d $(LOCALE) -D hashi_print --no-fuzzy-matching \
+		--ignore-obsolete --width=100
+	$(BIN)/pybabel compile -d $(LOCALE) -D hashi_print --statistics
+
+# The Korean and Japanese font subsets (needs Debian's fonts-nanum and fonts-ipaexfont); rerun after
+# `make catalogs` when a translation brings new characters.
+fonts: $(VENV)/.installed
+	$(BIN)/python scripts/subset_fonts.py

@@ -19,12 +19,11 @@ from collections import Counter
 from pathlib import Path
 
 # The janko solution reader is the tests' own, shared so both read the published grids the same way.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from independent import janko_bridges  # noqa: E402
-
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from hashi_print.puzzle.deduce import deduce, grade
 from hashi_print.puzzle.formats import parse_tatham_id, parse_text_grid
 from hashi_print.puzzle.model import Grade, Puzzle
+from tests.independent import janko_bridges  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 JANKO = ROOT.parent / "shared" / "data" / "janko-hashi.json"

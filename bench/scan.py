@@ -22,9 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-
-from photos import filled_sheet, photograph, random_camera, simulated_record  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hashi_print.game.board import builtin_side  # noqa: E402
 from hashi_print.game.deck import load_deck  # noqa: E402
@@ -32,6 +30,7 @@ from hashi_print.game.scoring import load_scoring  # noqa: E402
 from hashi_print.sheets.marks import marks_of  # noqa: E402
 from hashi_print.sheets.scan.read import ScanStatus, scan_image  # noqa: E402
 from hashi_print.sheets.validate import validate  # noqa: E402
+from tests.photos import filled_sheet, photograph, random_camera, simulated_record  # noqa: E402
 
 STRATEGIES = ("strong", "greedy", "random")
 

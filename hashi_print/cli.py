@@ -135,18 +135,31 @@ def solve(puzzle: str, as_json: bool, mode: str, backend: str, card: str) -> Non
 
 # --- the print kit ---------------------------------------------------------------------------
 
+def _lang_option(*, with_all: bool = False):
+    """The --lang option of the commands that print for people."""
+    from hashi_print.i18n import LANGUAGES
+
+    choices = [*LANGUAGES, "all"] if with_all else list(LANGUAGES)
+    extra = "; all writes each language into its own folder (OUT/en, OUT/de, ...)" if with_all else ""
+    return click.option("--lang", type=click.Choice(choices, case_sensitive=False), default="en",
+                        show_default=True,
+                        help=f"Language of the printed text: English, German, French, Italian, Korean or "
+                             f"Japanese{extra}.")
+
+
 @cli.command()
 @click.option("--paper", type=click.Choice([*PAPER, "both"]), default="both", show_default=True,
               help="Paper size of the PDFs: A4, US Letter, or both.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output", show_default=True,
               help="Folder to write the kit into.")
-def kit(paper: str, out_dir: str) -> None:
+@_lang_option(with_all=True)
+def kit(paper: str, out_dir: str, lang: str) -> None:
     """Write the whole print kit into --out: score sheets, cards, solo table, rules, sample puzzles."""
     from hashi_print.files import check_writable
-    from hashi_print.render.kit import build_kit
+    from hashi_print.render.kit import build_kits
 
     check_writable(out_dir)
-    written = build_kit(out_dir, paper=paper)
+    written = build_kits(out_dir, paper=paper, lang=lang)
     for path, what in written:
         click.echo(f"{path}  {what}")
 
@@ -400,15 +413,17 @@ def scan_cmd(images: tuple[str, ...], as_json: bool, write_dir: str | None, over
               help="PDF to write [default: output/hashi-book-<trim>.pdf].")
 @click.option("--manifest", type=click.Path(dir_okay=False), default=None,
               help="Also write a JSON list of each puzzle's number, page, ID and solution.")
+@_lang_option()
 def book(count: int, size: str, sizes: str | None, difficulty: str, density: str | None, seed: int,
          from_file: str | None, trim: str, profile: str, order: str, title: str, crop_marks: bool,
          per_page: int | None, author: str, year: int | None, isbn: str, credit: bool, color: str,
-         out: str | None, manifest: str | None) -> None:
+         out: str | None, manifest: str | None, lang: str) -> None:
     """Make a print-ready PDF puzzle book: title, copyright and contents pages, how to play, numbered
     puzzles grouped by grade and size, solutions at the back. The book is checked against its print
     profile (KDP or home printing) before anything is generated and again before it is written.
     """
     from hashi_print.files import check_target, write_atomic
+    from hashi_print.i18n import _, language
     from hashi_print.puzzle.book import book_plan_requests, generate_puzzles, load_puzzles, parse_size
     from hashi_print.render.book import BookOptions, check_book_plan, render_book
 
@@ -417,17 +432,22 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
         check_target(target)
     if sizes and sizes.count(",") >= MAX_SIZES:
         raise click.BadParameter(f"at most {MAX_SIZES} sizes", param_hint="--sizes")
+    lang = lang.lower()
     options = BookOptions(title=title, trim=trim, profile=profile, order=order, crop_marks=crop_marks,
-                          per_page=per_page, author=author, year=year, isbn=isbn, credit=credit, color=color)
+                          per_page=per_page, author=author, year=year, isbn=isbn, credit=credit, color=color,
+                          lang=lang)
     if from_file:
         puzzles = load_puzzles(from_file)
-        note = f"puzzles from {click.format_filename(from_file, shorten=True)}"
+        with language(lang):
+            note = _("puzzles from {file}").format(
+                file=click.format_filename(from_file, shorten=True))
     else:
         grid_sizes = [parse_size(s) for s in (sizes.split(",") if sizes else [size])]
         requests = book_plan_requests(count, grid_sizes, difficulty)
         check_book_plan(requests, options, density)
         puzzles = list(_with_progress(generate_puzzles(requests, seed, density), len(requests)))
-        note = f"seed {seed}"
+        with language(lang):
+            note = _("seed {seed}").format(seed=seed)
     result = render_book(puzzles, dataclasses.replace(options, note=note))
     path = write_atomic(out, result.pdf)
     if manifest:
@@ -457,8 +477,9 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
               help="With --fill: draw as a hand would (wobbly strokes, handwritten digits), from this seed.")
 @click.option("--pen", type=click.Choice(["blue", "black", "felt", "pencil"]), default="blue",
               show_default=True, help="With --fill --hand: the pen the hand holds.")
+@_lang_option()
 def sheet(side: str | None, layout: str | None, paper: str, fmt: str, out: str | None, deck_file: str | None,
-          scoring_file: str | None, fill_file: str | None, hand: int | None, pen: str) -> None:
+          scoring_file: str | None, fill_file: str | None, hand: int | None, pen: str, lang: str) -> None:
     """Print a score sheet for side A or B, or for a board of your own (--layout FILE).
 
     With --fill RECORD_OR_SHEET, draw that game's numerals, bridges, circles, crossed-off cards and
@@ -469,7 +490,8 @@ def sheet(side: str | None, layout: str | None, paper: str, fmt: str, out: str |
             raise HashiError("--format png needs --fill (blank sheets print as pdf or svg)")
         from hashi_print.render.kit import print_sheet
 
-        path = print_sheet(side, layout, paper, fmt, out, deck=deck_file, scoring=scoring_file)
+        path = print_sheet(side, layout, paper, fmt, out, deck=deck_file, scoring=scoring_file,
+                           lang=lang.lower())
         click.echo(f"{path}  score sheet ({paper}, {fmt})")
         return
     import random
@@ -478,6 +500,7 @@ def sheet(side: str | None, layout: str | None, paper: str, fmt: str, out: str |
     from hashi_print.game.board import load_side
     from hashi_print.game.deck import load_deck
     from hashi_print.game.scoring import load_scoring
+    from hashi_print.i18n import language
     from hashi_print.render.fill import Pen, hand_pen, render_filled
     from hashi_print.sheets.formats import read_sheet
     from hashi_print.sheets.marks import marks_of
@@ -489,7 +512,8 @@ def sheet(side: str | None, layout: str | None, paper: str, fmt: str, out: str |
     drawn = hand_pen(random.Random(hand), pen) if hand is not None else Pen()
     custom = layout is not None or doc.side.name.upper() not in ("A", "B")
     target = out or inside("output", f"sheet-{doc.side.name}-{paper}-filled.{fmt}")
-    path = render_filled(marks, deck, scoring, paper, fmt, target, drawn, custom)
+    with language(lang.lower()):
+        path = render_filled(marks, deck, scoring, paper, fmt, target, drawn, custom)
     click.echo(f"{path}  filled score sheet ({paper}, {fmt})")
 
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hashi_print.errors import OptionError
+from hashi_print.i18n import N_, _, language, ngettext
 from hashi_print.puzzle.book import BookPuzzle, Request, order_puzzles
 from hashi_print.puzzle.generate import resolve_density
 from hashi_print.puzzle.model import GRADES, Puzzle, Solution
@@ -38,8 +39,13 @@ from hashi_print.render.puzzle import PICTURE_STYLE, PUZZLE_STYLE, SOLUTION_STYL
 # Ruled lines of the notes pages that pad a kdp book: about college-ruled spacing, in a light grey.
 NOTES_RULE_SPACING = 8.0
 NOTES_RULE_COLOR = "#c4c4c4"
-SECTION_TITLES = {"title": "Title", "copyright": "Copyright", "contents": "Contents", "howto": "How to play",
-                  "solutions": "Solutions", "notes": "Notes"}
+SECTION_TITLES = {"title": N_("Title"), "copyright": N_("Copyright"), "contents": N_("Contents"),
+                  "howto": N_("How to play"), "solutions": N_("Solutions"), "notes": N_("Notes")}
+# A section of puzzles is named after its grade.
+GRADE_SECTIONS = {"easy": N_("Easy puzzles"), "medium": N_("Medium puzzles"), "hard": N_("Hard puzzles"),
+                  "expert": N_("Expert puzzles")}
+# The grades, so that the catalogs carry them.
+GRADE_WORDS = (N_("easy"), N_("medium"), N_("hard"), N_("expert"))
 
 
 @dataclass(frozen=True)
@@ -58,6 +64,7 @@ class BookOptions:
     credit: bool = True
     note: str = ""
     color: str = "rgb"
+    lang: str = "en"
 
     @property
     def layout(self) -> Layout:
@@ -96,7 +103,7 @@ def check_book_plan(requests: Sequence[Request], options: BookOptions, density: 
     """Plan the book from the requests alone and raise what would stop it; return its page count."""
     check_isbn(options.isbn)
     shapes = planned_shapes(requests, options.order, density)
-    _, pages = plan_book(shapes, options.layout, options.order == "progression")
+    _margins, pages = plan_book(shapes, options.layout, options.order == "progression")
     if options.profile == "kdp":
         kdp_gutter(len(pages))
     return len(pages)
@@ -180,18 +187,20 @@ def _grade_mix(puzzles: Sequence[BookPuzzle]) -> str:
     """Say how many puzzles of each grade the book holds, easiest first."""
     counts = Counter(bp.grade for bp in puzzles)
     names = [d for d in GRADES if counts[d]]
-    return " · ".join(f"{counts[d]} {d}" for d in names)
+    return " · ".join(f"{counts[d]} {_(d)}" for d in names)
 
 
 def _size_names(sizes) -> str:
     """Name grid sizes, smallest first: "7×7, 10×10 and 15×15"."""
     names = [f"{c}×{r}" for c, r in sorted(set(sizes), key=lambda s: (s[0] * s[1], s))]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    if len(names) == 1:
+        return names[0]
+    return _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
 
 
 def _size_mix(puzzles: Sequence[BookPuzzle]) -> str:
     """Say which grid sizes the book holds, smallest first."""
-    return f"{_size_names((bp.puzzle.cols, bp.puzzle.rows) for bp in puzzles)} grids"
+    return _("{sizes} grids").format(sizes=_size_names((bp.puzzle.cols, bp.puzzle.rows) for bp in puzzles))
 
 
 def example_puzzle() -> tuple[Puzzle, Solution]:
@@ -205,23 +214,23 @@ def example_puzzle() -> tuple[Puzzle, Solution]:
 
 
 RULES = (
-    "Every island must end up with exactly as many bridges as the number written in it.",
-    "Bridges run in straight lines, across or down, from one island to another.",
-    "Bridges never cross each other and never pass over an island.",
-    "Two islands may be joined by one bridge or by two, never more.",
-    "When you are done, all the islands form one connected group: you can walk over bridges "
-    "from any island to any other.",
+    N_("Every island must end up with exactly as many bridges as the number written in it."),
+    N_("Bridges run in straight lines, across or down, from one island to another."),
+    N_("Bridges never cross each other and never pass over an island."),
+    N_("Two islands may be joined by one bridge or by two, never more."),
+    N_("When you are done, all the islands form one connected group: you can walk over bridges "
+       "from any island to any other."),
 )
 TIPS = (
-    "Start where there is no choice: an island whose number needs every bridge it can have, "
-    "such as a 4 in a corner, a 6 on an edge or an 8 anywhere.",
-    "A pencil and an eraser help. Tick off an island once its number is reached.",
-    "The puzzles get harder through the book. Easy ones need only counting; expert ones ask you "
-    "to think a few bridges ahead.",
+    N_("Start where there is no choice: an island whose number needs every bridge it can have, "
+       "such as a 4 in a corner, a 6 on an edge or an 8 anywhere."),
+    N_("A pencil and an eraser help. Tick off an island once its number is reached."),
+    N_("The puzzles get harder through the book. Easy ones need only counting; expert ones ask you "
+       "to think a few bridges ahead."),
 )
-ABOUT = ("The small code under each puzzle is its ID. Type it into Simon Tatham's Bridges "
-         "(Game > Specific…) to play the puzzle on a computer or phone. The grey dots mark the "
-         "grid: bridges run along them. Solutions are at the back of the book, by puzzle number.")
+ABOUT = N_("The small code under each puzzle is its ID. Type it into Simon Tatham's Bridges "
+           "(Game > Specific…) to play the puzzle on a computer or phone. The grey dots mark the "
+           "grid: bridges run along them. Solutions are at the back of the book, by puzzle number.")
 
 
 def _draw_paragraphs(canvas, x: float, y: float, width: float, paragraphs: Sequence[str], size_pt: float,
@@ -230,7 +239,7 @@ def _draw_paragraphs(canvas, x: float, y: float, width: float, paragraphs: Seque
     lead = size_pt * PT * 1.45
     indent = 6.0 if bullets else 0.0
     for i, para in enumerate(paragraphs, 1):
-        lines = wrap_text(para, size_pt, width - indent)
+        lines = wrap_text(_(para), size_pt, width - indent)
         if bullets:
             canvas.text(x, y, f"{i}.", size_pt=size_pt, bold=True, color=INK)
         for line in lines:
@@ -256,8 +265,8 @@ def _draw_title_page(canvas, options: BookOptions, puzzles: Sequence[BookPuzzle]
     title_y -= lead
     canvas.line(cx - 20, title_y + 8, cx + 20, title_y + 8, width=0.5, color=INK)
     count = len(puzzles)
-    canvas.text(cx, title_y + 18, f"{count} bridge-building logic puzzle{'s' if count != 1 else ''}",
-                size_pt=15, anchor="middle", color=INK)
+    what = ngettext("{count} bridge-building logic puzzle", "{count} bridge-building logic puzzles", count)
+    canvas.text(cx, title_y + 18, what.format(count=count), size_pt=15, anchor="middle", color=INK)
     canvas.text(cx, title_y + 27, _size_mix(puzzles), size_pt=11, anchor="middle", color=GREY)
     canvas.text(cx, title_y + 34, _grade_mix(puzzles), size_pt=11, anchor="middle", color=GREY)
     puzzle, solution = example_puzzle()
@@ -265,7 +274,7 @@ def _draw_title_page(canvas, options: BookOptions, puzzles: Sequence[BookPuzzle]
     gx = cx - puzzle.cols * cell / 2
     gy = y + h * 0.5
     draw_puzzle(canvas, puzzle, gx, gy, cell, solution=solution, style=PICTURE_STYLE)
-    canvas.text(cx, y + h - 8, "with solutions", size_pt=10, anchor="middle", color=GREY)
+    canvas.text(cx, y + h - 8, _("with solutions"), size_pt=10, anchor="middle", color=GREY)
     if options.author:
         canvas.text(cx, y + h, options.author, size_pt=13, anchor="middle", color=INK)
 
@@ -275,14 +284,16 @@ def copyright_lines(options: BookOptions, puzzles: int, solutions_page: int) -> 
     holder = " ".join(str(p) for p in (options.year, options.author) if p)
     lines = [options.title]
     if holder:
-        lines.append(f"Copyright © {holder}. All rights reserved.")
+        lines.append(_("Copyright © {holder}. All rights reserved.").format(holder=holder))
     if options.isbn:
         lines.append(f"ISBN {options.isbn}")
-    lines.append(f"Each of the {puzzles} puzzles has exactly one solution; the solutions start on page "
-                 f"{solutions_page}.")
-    if options.credit:
-        lines.append("Puzzles generated, proven unique and graded with hashi-print"
-                     + (f" ({options.note})." if options.note else "."))
+    lines.append(_("Each of the {count} puzzles has exactly one solution; the solutions start on page "
+                   "{page}.").format(count=puzzles, page=solutions_page))
+    if options.credit and options.note:
+        lines.append(_("Puzzles generated, proven unique and graded with hashi-print ({note}).")
+                     .format(note=options.note))
+    elif options.credit:
+        lines.append(_("Puzzles generated, proven unique and graded with hashi-print."))
     return lines
 
 
@@ -314,17 +325,25 @@ def contents_entries(pages: Sequence[Page]) -> list[tuple[str, str, int]]:
             same = [p for p in pages if (p.kind, p.section) == key]
             numbers = [n for p in same for n in p.numbers]
             sizes = _size_names(row.grid for p in same for row in p.rows)
-            name = f"{page.section.capitalize()} puzzles" if page.section else "Puzzles"
-            entries.append((name, f"{numbers[0]}–{numbers[-1]} · {sizes}", page_no))
+            entries.append((section_name(page.section), f"{numbers[0]}–{numbers[-1]} · {sizes}", page_no))
         else:
-            entries.append((SECTION_TITLES[page.kind], "", page_no))
+            entries.append((_(SECTION_TITLES[page.kind]), "", page_no))
     return entries
+
+
+def section_name(section: str) -> str:
+    """The heading of a section of puzzles: "Easy puzzles", or "Puzzles" when the book has no grades."""
+    if not section:
+        return _("Puzzles")
+    if section in GRADE_SECTIONS:
+        return _(GRADE_SECTIONS[section])
+    return f"{section.capitalize()} puzzles"
 
 
 def _draw_contents_page(canvas, pages: Sequence[Page], box, small_pt: float) -> None:
     """Draw the contents: each section with its puzzle numbers and sizes, dotted to its first page."""
-    x, y, w, _ = box
-    canvas.text(x, y + 8, "Contents", size_pt=20, bold=True, color=INK)
+    x, y, w = box[:3]
+    canvas.text(x, y + 8, _("Contents"), size_pt=20, bold=True, color=INK)
     yy = y + 24
     for name, detail, page_no in contents_entries(pages):
         number = str(page_no)
@@ -363,11 +382,11 @@ def _draw_howto_page(canvas, box) -> None:
 
 def _howto(canvas, box, scale: float) -> float:
     """Draw (or measure) the how-to-play page at a type scale; return the y below the last line."""
-    x, y, w, _ = box
+    x, y, w = box[:3]
     body, small = 10.5 * scale, 9.5 * scale
-    canvas.text(x, y + 8 * scale, "How to play", size_pt=20 * scale, bold=True, color=INK)
-    intro = ("Each circle is an island. The number in it says how many bridges touch it. "
-             "Draw the bridges so that:")
+    canvas.text(x, y + 8 * scale, _("How to play"), size_pt=20 * scale, bold=True, color=INK)
+    intro = N_("Each circle is an island. The number in it says how many bridges touch it. "
+               "Draw the bridges so that:")
     yy = _draw_paragraphs(canvas, x, y + 18 * scale, w, [intro], body)
     yy = _draw_paragraphs(canvas, x, yy + 1, w, RULES, body, bullets=True)
     puzzle, solution = example_puzzle()
@@ -375,14 +394,14 @@ def _howto(canvas, box, scale: float) -> float:
     gw = puzzle.cols * cell
     left, right = x + w / 2 - 8 - gw, x + w / 2 + 8
     top = yy + 9 * scale
-    canvas.text(left, top - 3, "A puzzle", size_pt=9 * scale, bold=True, color=INK)
-    canvas.text(right, top - 3, "and its solution", size_pt=9 * scale, bold=True, color=INK)
+    canvas.text(left, top - 3, _("A puzzle"), size_pt=9 * scale, bold=True, color=INK)
+    canvas.text(right, top - 3, _("and its solution"), size_pt=9 * scale, bold=True, color=INK)
     draw_puzzle(canvas, puzzle, left, top, cell)
     draw_puzzle(canvas, puzzle, right, top, cell, solution=solution, style=SOLUTION_STYLE)
     yy = top + puzzle.rows * cell + 11 * scale
-    canvas.text(x, yy, "Tips", size_pt=12 * scale, bold=True, color=INK)
+    canvas.text(x, yy, _("Tips"), size_pt=12 * scale, bold=True, color=INK)
     yy = _draw_paragraphs(canvas, x, yy + 7 * scale, w, TIPS, small)
-    canvas.text(x, yy + 3 * scale, "Playing on screen", size_pt=12 * scale, bold=True, color=INK)
+    canvas.text(x, yy + 3 * scale, _("Playing on screen"), size_pt=12 * scale, bold=True, color=INK)
     return _draw_paragraphs(canvas, x, yy + 10 * scale, w, [ABOUT], small)
 
 
@@ -397,7 +416,7 @@ def _draw_notes_page(canvas, box) -> None:
     """Draw a notes page: the heading, then light ruled lines across the type area down to its foot."""
     x, y, w, h = box
     # The heading sits where "How to play" does, so the two text pages of the book match.
-    canvas.text(x, y + 8, "Notes", size_pt=20, bold=True, color=INK)
+    canvas.text(x, y + 8, _("Notes"), size_pt=20, bold=True, color=INK)
     for rule_y in notes_rules(y + 12, y + h):
         canvas.line(x, rule_y, x + w, rule_y, width=0.2, color=NOTES_RULE_COLOR)
 
@@ -408,7 +427,7 @@ def _draw_puzzle_block(canvas, bp: BookPuzzle, number: int, cell: float, origin,
     gw, gh = bp.puzzle.cols * cell, bp.puzzle.rows * cell
     gx, gy = origin[0], origin[1] + PUZZLE_SLOT.above
     canvas.text(gx, gy - 2.2, str(number), size_pt=13, bold=True, color=INK)
-    canvas.text(gx + gw, gy - 2.2, f"{bp.grade} · {bp.puzzle.cols}×{bp.puzzle.rows}", size_pt=8,
+    canvas.text(gx + gw, gy - 2.2, f"{_(bp.grade)} · {bp.puzzle.cols}×{bp.puzzle.rows}", size_pt=8,
                 anchor="end", color=GREY)
     draw_puzzle(canvas, bp.puzzle, gx, gy, cell)
     ly = gy + gh + ID_GAP + id_pt * PT
@@ -473,8 +492,11 @@ def _running_head(canvas, page: Page, page_no: int, trim: str, margins: Margins,
     canvas.text(x, foot, str(page_no), size_pt=9, anchor=anchor, color=GREY)
     if page.kind in ("puzzles", "solutions"):
         first, last = page.numbers[0], page.numbers[-1]
-        label = "Puzzle" if page.kind == "puzzles" else "Solution"
-        what = f"{label} {first}" if first == last else f"{label}s {first}–{last}"
+        if page.kind == "puzzles":
+            what = _("Puzzle {n}") if first == last else _("Puzzles {first}–{last}")
+        else:
+            what = _("Solution {n}") if first == last else _("Solutions {first}–{last}")
+        what = what.format(n=first, first=first, last=last)
         box = content_box(page_no, trim, margins)
         hx, hanchor = (box[0] + box[2], "end") if page_no % 2 == 1 or profile == "pnp" else (box[0], "start")
         canvas.text(hx, margins.top - 4.5, what, size_pt=8, anchor=hanchor, color=GREY)
@@ -483,7 +505,13 @@ def _running_head(canvas, page: Page, page_no: int, trim: str, margins: Margins,
 # --- the book ---------------------------------------------------------------------------------------
 
 def render_book(puzzles: Sequence[BookPuzzle], options: BookOptions) -> Book:
-    """Compose, draw and preflight the whole book; return the PDF bytes, the manifest and any warnings."""
+    """Compose, draw and preflight the book in its language; return the PDF, the manifest and any warnings."""
+    with language(options.lang):
+        return _render_book(puzzles, options)
+
+
+def _render_book(puzzles: Sequence[BookPuzzle], options: BookOptions) -> Book:
+    """Compose, draw and preflight the whole book in the current language."""
     if not puzzles:
         raise OptionError("a book needs at least one puzzle")
     check_isbn(options.isbn)
@@ -491,7 +519,7 @@ def render_book(puzzles: Sequence[BookPuzzle], options: BookOptions) -> Book:
     margins, pages = plan_book(shapes_of(ordered), options.layout, options.order == "progression")
     w, h = trim_size(options.trim)
     pad = CROP_SPACE if options.crop_marks else 0.0
-    subject = f"{len(ordered)} Hashiwokakero puzzles with solutions"
+    subject = _("{count} Hashiwokakero puzzles with solutions").format(count=len(ordered))
     preflight = Preflight(book_rules(options, len(pages), pad), w + 2 * pad, h + 2 * pad)
     pdf = PdfCanvas(None, w + 2 * pad, h + 2 * pad, title=options.title, author=options.author,
                     subject=subject, color=options.color, preflight=preflight)
@@ -537,11 +565,7 @@ def _bookmark(pdf: PdfCanvas, page: Page, page_no: int, pages: Sequence[Page]) -
     first = all((p.kind, p.section) != (page.kind, page.section) for p in pages[:page_no - 1])
     if not first or page.kind == "blank":
         return
-    if page.kind == "puzzles":
-        title = f"{page.section.capitalize()} puzzles" if page.section else "Puzzles"
-    else:
-        title = SECTION_TITLES[page.kind]
-    pdf.bookmark(title)
+    pdf.bookmark(section_name(page.section) if page.kind == "puzzles" else _(SECTION_TITLES[page.kind]))
 
 
 def _manifest(ordered: Sequence[BookPuzzle], options: BookOptions, pages: Sequence[Page],

@@ -14,19 +14,16 @@ import svgwrite
 from reportlab.lib.colors import CMYKColor, HexColor
 from reportlab.lib.units import mm as MM
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas as _RlCanvas
 
 from hashi_print.files import write_atomic
+from hashi_print.render.fonts import FAKE_BOLD, FAKE_BOLD_STROKE, font_for, register, svg_family
 from hashi_print.render.paper import COLOR_MODELS
 from hashi_print.render.preflight import Preflight
 
 FONT = "HashiSans"
 FONT_BOLD = "HashiSans-Bold"
-# Bitstream Vera ships with reportlab; DejaVu Sans (its descendant) has the same metrics on most systems.
-SVG_FONT_FAMILY = "'Bitstream Vera Sans', 'DejaVu Sans', Verdana, sans-serif"
 PT = 25.4 / 72.0
-_FONT_FILES = {FONT: "Vera.ttf", FONT_BOLD: "VeraBd.ttf"}
 _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
 # Greys this dark are the kit's ink: in CMYK they print as solid black on the black plate alone.
 SOLID_K_BELOW = 0x30
@@ -69,20 +66,23 @@ class Canvas(Protocol):
 
 
 def register_fonts() -> None:
-    """Register the embedded TrueType fonts with reportlab (idempotent)."""
-    import reportlab
-
-    folder = Path(reportlab.__file__).parent / "fonts"
-    registered = set(pdfmetrics.getRegisteredFontNames())
-    for name, filename in _FONT_FILES.items():
-        if name not in registered:
-            pdfmetrics.registerFont(TTFont(name, str(folder / filename)))
+    """Register the Latin TrueType fonts with reportlab (idempotent); the CJK ones come when needed."""
+    for name in (FONT, FONT_BOLD):
+        register(name)
 
 
 def text_width(s: str, size_pt: float, bold: bool = False) -> float:
-    """Width in mm of a string set in the kit's font at `size_pt` points."""
+    """Width in mm of a string set in the face it is printed in (see fonts.py) at `size_pt` points."""
     register_fonts()
-    return pdfmetrics.stringWidth(s, FONT_BOLD if bold else FONT, size_pt) / MM
+    return pdfmetrics.stringWidth(s, font_for(s, bold), size_pt) / MM
+
+
+def _with_mode(draw, mode: int):
+    """Wrap a reportlab draw*String call so it uses text render `mode`."""
+    def drawn(x: float, y: float, s: str) -> None:
+        """Draw with the render mode set."""
+        draw(x, y, s, mode=mode)
+    return drawn
 
 
 def _check_color(color: str | None) -> str | None:
@@ -223,11 +223,16 @@ class PdfCanvas:
     def text(self, x, y, s, *, size_pt=10, anchor="start", bold=False, color="#000000", id=None, angle=0):
         """Draw one line of text whose baseline is at y, turned `angle` degrees anticlockwise."""
         _check_anchor(anchor)
-        font = FONT_BOLD if bold else FONT
+        font = font_for(s, bold)
         self._c.setFont(font, size_pt)
         self._c.setFillColor(self._color(color))
         draw = {"start": self._c.drawString, "middle": self._c.drawCentredString,
                 "end": self._c.drawRightString}[anchor]
+        if bold and font in FAKE_BOLD:
+            # A face without a bold cut: fill and outline the glyphs (text render mode 2).
+            self._c.setStrokeColor(self._color(color))
+            self._c.setLineWidth(size_pt * FAKE_BOLD_STROKE)
+            draw = _with_mode(draw, 2)
         if angle:
             self._c.saveState()
             self._c.translate(x * MM, self._y(y))
@@ -363,8 +368,9 @@ class SvgCanvas:
 
     def text(self, x, y, s, *, size_pt=10, anchor="start", bold=False, color="#000000", id=None, angle=0):
         """Draw one line of text whose baseline is at y, turned `angle` degrees anticlockwise."""
+        font = font_for(s, bold)
         el = self._dwg.text(s, insert=(_num(x), _num(y)), fill=_check_color(color),
-                            font_size=_num(size_pt * PT), font_family=SVG_FONT_FAMILY,
+                            font_size=_num(size_pt * PT), font_family=svg_family(font),
                             text_anchor=_check_anchor(anchor))
         # Without this, SVG collapses runs of spaces ("written ___  bridges ___") into one.
         el["xml:space"] = "preserve"
@@ -374,7 +380,7 @@ class SvgCanvas:
             el["transform"] = f"rotate({_num(-angle)} {_num(x)} {_num(y)})"
         self._add(el, id)
         if self.preflight is not None:
-            self.preflight.text(x, y, s, size_pt, anchor, bold, FONT_BOLD if bold else FONT, angle)
+            self.preflight.text(x, y, s, size_pt, anchor, bold, font, angle)
 
     def set_boxes(self, *, trim=None, bleed=None) -> None:
         """Ignore print boxes: SVG has none."""
@@ -405,15 +411,43 @@ class SvgCanvas:
         write_atomic(path, self.tostring(Path(path).name))
 
 
+# Japanese (and Chinese) text has no spaces: a line may break between any two of these characters.
+_BREAK_ANYWHERE = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\uff60]")
+# Kinsoku: these never start a line (closing marks, small kana, the long-vowel mark) ...
+_NO_LINE_START = set("、。，．・：；？！）」』】〕〉》ー…ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ")
+# ... and these never end one (opening brackets).
+_NO_LINE_END = set("（「『【〔〈《")
+# Only these separate words: a no-break space (French "mot\u00a0:") stays inside its word.
+_SPACES = re.compile("[ \t\n]+")
+
+
+def break_units(s: str) -> list[tuple[bool, str]]:
+    """Split text into the pieces a line may break between, each with whether a space precedes it."""
+    units: list[tuple[bool, str]] = []
+    for word in _SPACES.split(s.strip()):
+        pieces: list[str] = []
+        for ch in word:
+            glued = pieces and not (_BREAK_ANYWHERE.match(ch) or _BREAK_ANYWHERE.match(pieces[-1][-1]))
+            if glued or (pieces and (ch in _NO_LINE_START or pieces[-1][-1] in _NO_LINE_END)):
+                pieces[-1] += ch
+            else:
+                pieces.append(ch)
+        units += [(k == 0 and bool(units), piece) for k, piece in enumerate(pieces)]
+    return [u for u in units if u[1]]
+
+
 def wrap_text(s: str, size_pt: float, width_mm: float, bold: bool = False) -> list[str]:
-    """Break a paragraph into lines no wider than `width_mm` (a single overlong word keeps its own line)."""
+    """Break a paragraph into lines no wider than `width_mm` (a single overlong word keeps its own line).
+
+    Words break at spaces; Japanese breaks between characters, keeping punctuation off a line's start.
+    """
     lines: list[str] = []
     current = ""
-    for word in s.split():
-        trial = f"{current} {word}" if current else word
+    for spaced, piece in break_units(s):
+        trial = (f"{current} {piece}" if spaced else current + piece) if current else piece
         if current and text_width(trial, size_pt, bold) > width_mm:
             lines.append(current)
-            current = word
+            current = piece
         else:
             current = trial
     if current:
@@ -429,3 +463,31 @@ def draw_paragraph(cv: Canvas, x: float, y: float, s: str, width_mm: float, *, s
         cv.text(x, y, line, size_pt=size_pt, bold=bold, color=color)
         y += step
     return y
+
+
+def fit_text(s: str, width_mm: float, size_pt: float, min_pt: float, *, bold: bool = False,
+             max_lines: int = 1) -> tuple[float, list[str]]:
+    """Fit a label into `width_mm`: the largest size down to `min_pt` (quarter points) on one line, then on
+    up to `max_lines` lines; return the size and the lines (at `min_pt`, wrapped as far as it must be)."""
+    sizes = [size_pt]
+    while sizes[-1] - 0.25 >= min_pt - 1e-9:
+        sizes.append(round(sizes[-1] - 0.25, 2))
+    for count in range(1, max_lines + 1):
+        for size in sizes:
+            if text_width(s, size, bold) <= width_mm:
+                return size, [s]
+            lines = wrap_text(s, size, width_mm, bold)
+            if len(lines) <= count and all(text_width(line, size, bold) <= width_mm for line in lines):
+                return size, lines
+    return sizes[-1], wrap_text(s, sizes[-1], width_mm, bold)
+
+
+def draw_fitted(cv: Canvas, x: float, y: float, s: str, width_mm: float, *, size_pt: float, min_pt: float,
+                max_lines: int = 1, leading: float = 1.15, **style) -> tuple[float, int]:
+    """Draw a label fitted by `fit_text` with its first baseline at y; return the size and line count."""
+    size, lines = fit_text(s, width_mm, size_pt, min_pt, bold=style.get("bold", False), max_lines=max_lines)
+    first_id = style.pop("id", None)
+    for k, line in enumerate(lines):
+        line_id = first_id if k == 0 or first_id is None else f"{first_id}-{k + 1}"
+        cv.text(x, y + k * size * PT * leading, line, size_pt=size, id=line_id, **style)
+    return size, len(lines)

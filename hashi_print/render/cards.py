@@ -11,6 +11,7 @@ from pathlib import Path
 
 from hashi_print.errors import OptionError
 from hashi_print.game.deck import Card, Deck
+from hashi_print.i18n import _, language, ngettext
 from hashi_print.render.canvas import Canvas, PdfCanvas, SvgCanvas
 from hashi_print.render.paper import BLUE, PAPER
 from hashi_print.render.preflight import HOME_SAFE_MM, home_sheet
@@ -68,8 +69,8 @@ def draw_card_front(cv: Canvas, card: Card, box: Box, *, bleed: float = 0.0, id:
                 cv.line(cx - 3.0, cy + 6.6 + 1.3 * k, cx + 3.0, cy + 6.6 + 1.3 * k, width=0.5, color=BLUE)
         cv.text(x + w / 2, y + 50.0, str(card.numeral), size_pt=88, anchor="middle", bold=True, color=BLUE)
         _draw_chain(cv, x + w / 2, y + 64.0, card.bridges)
-        word = "bridge" if card.bridges == 1 else "bridges"
-        cv.text(x + w / 2, y + 75.5, f"{card.bridges} {word}", size_pt=8, anchor="middle", color="#444444")
+        count = ngettext("{n} bridge", "{n} bridges", card.bridges).format(n=card.bridges)
+        cv.text(x + w / 2, y + 75.5, count, size_pt=8, anchor="middle", color="#444444")
 
 
 def _draw_chain(cv: Canvas, cx: float, cy: float, bridges: int) -> None:
@@ -163,51 +164,55 @@ def _pages(deck: Deck) -> list[list[tuple[int, Card]]]:
     return [numbered[k:k + PER_PAGE] for k in range(0, len(numbered), PER_PAGE)]
 
 
-def render_cards_pdf(deck: Deck, paper: str, out: str | Path) -> Path:
-    """Write the home-print deck: each page of nine fronts followed by its mirrored backs."""
+def render_cards_pdf(deck: Deck, paper: str, out: str | Path, lang: str = "en") -> Path:
+    """Write the home-print deck in `lang`: each page of nine fronts followed by its mirrored backs."""
     lay = card_sheet_layout(paper)
-    cv = PdfCanvas(out, lay.width, lay.height, title="Hashi cards (print double-sided, flip on long edge)",
-                   preflight=home_sheet(lay.width, lay.height))
-    for k, page in enumerate(_pages(deck)):
-        if k:
+    with language(lang):
+        title = _("Hashi cards (print double-sided, flip on long edge)")
+        cv = PdfCanvas(out, lay.width, lay.height, title=title, preflight=home_sheet(lay.width, lay.height))
+        for k, page in enumerate(_pages(deck)):
+            if k:
+                cv.new_page()
+            draw_front_page(cv, lay, page)
             cv.new_page()
-        draw_front_page(cv, lay, page)
-        cv.new_page()
-        draw_back_page(cv, lay, len(page))
-    cv.save()
+            draw_back_page(cv, lay, len(page))
+        cv.save()
     return Path(out)
 
 
-def render_cards_printshop(deck: Deck, out: str | Path) -> Path:
+def render_cards_printshop(deck: Deck, out: str | Path, lang: str = "en") -> Path:
     """Write one page per card face with 3 mm bleed, TrimBox and BleedBox: front, back, front, ..."""
     pw, ph = CARD_W + 2 * BLEED, CARD_H + 2 * BLEED
-    cv = PdfCanvas(out, pw, ph, title="Hashi cards, print-shop version with 3 mm bleed")
-    cv.set_boxes(trim=(BLEED, BLEED, CARD_W, CARD_H), bleed=(0.0, 0.0, pw, ph))
-    box = (BLEED, BLEED, CARD_W, CARD_H)
-    for k, card in enumerate(deck.cards):
-        if k:
+    with language(lang):
+        cv = PdfCanvas(out, pw, ph, title=_("Hashi cards, print-shop version with 3 mm bleed"))
+        cv.set_boxes(trim=(BLEED, BLEED, CARD_W, CARD_H), bleed=(0.0, 0.0, pw, ph))
+        box = (BLEED, BLEED, CARD_W, CARD_H)
+        for k, card in enumerate(deck.cards):
+            if k:
+                cv.new_page()
+            draw_card_front(cv, card, box, bleed=BLEED)
             cv.new_page()
-        draw_card_front(cv, card, box, bleed=BLEED)
-        cv.new_page()
-        draw_card_back(cv, box, bleed=BLEED)
-    cv.save()
+            draw_card_back(cv, box, bleed=BLEED)
+        cv.save()
     return Path(out)
 
 
-def render_cards_svg(deck: Deck, paper: str, out_dir: str | Path, stem: str = "cards") -> list[Path]:
-    """Write each front page and the back page as SVG files; return their paths."""
+def render_cards_svg(deck: Deck, paper: str, out_dir: str | Path, stem: str = "cards",
+                     lang: str = "en") -> list[Path]:
+    """Write each front page and the back page as SVG files in `lang`; return their paths."""
     lay = card_sheet_layout(paper)
     paths = []
     pages = _pages(deck)
-    for k, page in enumerate(pages):
-        svg = SvgCanvas(lay.width, lay.height, title=f"Hashi cards, fronts page {k + 1}",
+    with language(lang):
+        for k, page in enumerate(pages):
+            title = _("Hashi cards, fronts page {page}").format(page=k + 1)
+            svg = SvgCanvas(lay.width, lay.height, title=title, preflight=home_sheet(lay.width, lay.height))
+            draw_front_page(svg, lay, page)
+            paths.append(Path(out_dir) / f"{stem}-front-{k + 1}.svg")
+            svg.save(paths[-1])
+        svg = SvgCanvas(lay.width, lay.height, title=_("Hashi cards, backs"),
                         preflight=home_sheet(lay.width, lay.height))
-        draw_front_page(svg, lay, page)
-        paths.append(Path(out_dir) / f"{stem}-front-{k + 1}.svg")
+        draw_back_page(svg, lay, max(len(p) for p in pages))
+        paths.append(Path(out_dir) / f"{stem}-back.svg")
         svg.save(paths[-1])
-    svg = SvgCanvas(lay.width, lay.height, title="Hashi cards, backs",
-                    preflight=home_sheet(lay.width, lay.height))
-    draw_back_page(svg, lay, max(len(p) for p in pages))
-    paths.append(Path(out_dir) / f"{stem}-back.svg")
-    svg.save(paths[-1])
     return paths

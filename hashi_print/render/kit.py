@@ -10,12 +10,13 @@ from hashi_print.files import inside, write_atomic
 from hashi_print.game.board import BoardSide, builtin_side, load_side
 from hashi_print.game.deck import Deck, load_deck
 from hashi_print.game.scoring import Scoring, load_scoring
+from hashi_print.i18n import LANGUAGES, N_, _, check_language, language
 from hashi_print.render.cards import render_cards_pdf, render_cards_printshop, render_cards_svg
 from hashi_print.render.leaflet import leaflet_examples, render_leaflet
 from hashi_print.render.sheet import render_sheet
 from hashi_print.render.solo import render_solo
 
-PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
+PAPER_NAMES = {"a4": N_("A4"), "letter": N_("US Letter")}
 
 
 @dataclass(frozen=True)
@@ -52,64 +53,91 @@ def papers_of(paper: str) -> tuple[str, ...]:
     return (paper,)
 
 
+def languages_of(lang: str) -> tuple[str, ...]:
+    """Turn the --lang choice (a language code or all) into the languages to print."""
+    return LANGUAGES if lang.strip().lower() == "all" else (check_language(lang),)
+
+
+def build_kits(out_dir: str | Path, paper: str = "both", lang: str = "en",
+               **designed) -> list[tuple[Path, str]]:
+    """Write the kit in one language into `out_dir`, or with lang "all" each language into its own folder."""
+    langs = languages_of(lang)
+    if len(langs) == 1:
+        return build_kit(out_dir, paper, lang=langs[0], **designed)
+    written: list[tuple[Path, str]] = []
+    for code in langs:
+        written += build_kit(Path(out_dir) / code, paper, lang=code, **designed)
+    return written
+
+
 def build_kit(out_dir: str | Path, paper: str = "both", *, side_a: BoardSide | str | Path | None = None,
               side_b: BoardSide | str | Path | None = None, deck: Deck | str | Path | None = None,
-              scoring: Scoring | str | Path | None = None) -> list[tuple[Path, str]]:
-    """Write every product into `out_dir` and an index.md; return (path, what it is) for each file."""
+              scoring: Scoring | str | Path | None = None, lang: str = "en") -> list[tuple[Path, str]]:
+    """Write every product in language `lang` into `out_dir` and an index.md; return (path, what it is)."""
     papers = papers_of(paper)
     data = load_kit_data(side_a, side_b, deck, scoring)
     out = Path(out_dir)
     examples = leaflet_examples(data.side_a)
     written: list[tuple[Path, str]] = []
-    for p in papers:
-        name = PAPER_NAMES[p]
-        for side, gentle in ((data.side_a, "gentler"), (data.side_b, "harder")):
-            target = inside(out, f"sheet-{side.name}-{p}.pdf")
-            path = render_sheet(side, data.deck, data.scoring, p, "pdf", target)
-            written.append((path, f"score sheet, side {side.name} ({gentle}), {name}: print one per player "
-                                  f"per game at 100 %"))
-        written.append((render_cards_pdf(data.deck, p, out / f"cards-{p}.pdf"),
-                        f"the 18 cards, {name}: fronts and backs on alternate pages; print double-sided "
-                        f"(flip on long edge) on card stock at 100 %, cut along the lines"))
-        written.append((render_solo(data.scoring, p, "pdf", out / f"solo-{p}.pdf"),
-                        f"solo table, {name}: turn limits per side and level, score ratings, a log"))
-        written.append((render_leaflet(data.side_a, data.scoring, p, "pdf", out / f"rules-{p}.pdf",
-                                       examples=examples),
-                        f"rules leaflet (2 pages), {name}: print double-sided"))
-    written.append((render_cards_printshop(data.deck, out / "cards-printshop.pdf"),
-                    "the 18 cards for a print shop: one poker-size card face per page with 3 mm bleed "
-                    "(TrimBox/BleedBox set), front then back"))
-    for sp in papers:
-        written += svg_files(data, sp, out / "svg" / sp, examples)
-    written += sample_books(out, papers)
-    index = write_atomic(out / "index.md", index_text(written, out))
-    written.append((index, "this list"))
+    with language(lang):
+        for p in papers:
+            name = _(PAPER_NAMES[p])
+            for side, gentle in ((data.side_a, _("gentler")), (data.side_b, _("harder"))):
+                target = inside(out, f"sheet-{side.name}-{p}.pdf")
+                path = render_sheet(side, data.deck, data.scoring, p, "pdf", target, lang=lang)
+                what = _("score sheet, side {side} ({gentle}), {paper}: print one per player per game "
+                         "at 100 %")
+                written.append((path, what.format(side=side.name, gentle=gentle, paper=name)))
+            what = _("the 18 cards, {paper}: fronts and backs on alternate pages; print double-sided "
+                     "(flip on long edge) on card stock at 100 %, cut along the lines")
+            written.append((render_cards_pdf(data.deck, p, out / f"cards-{p}.pdf", lang=lang),
+                            what.format(paper=name)))
+            written.append((render_solo(data.scoring, p, "pdf", out / f"solo-{p}.pdf", lang=lang),
+                            _("solo table, {paper}: turn limits per side and level, score ratings, a log")
+                            .format(paper=name)))
+            written.append((render_leaflet(data.side_a, data.scoring, p, "pdf", out / f"rules-{p}.pdf",
+                                           examples=examples, lang=lang),
+                            _("rules leaflet (2 pages), {paper}: print double-sided").format(paper=name)))
+        written.append((render_cards_printshop(data.deck, out / "cards-printshop.pdf", lang=lang),
+                        _("the 18 cards for a print shop: one poker-size card face per page with 3 mm bleed "
+                          "(TrimBox/BleedBox set), front then back")))
+        for sp in papers:
+            written += svg_files(data, sp, out / "svg" / sp, examples, lang)
+        written += sample_books(out, papers, lang)
+        index = write_atomic(out / "index.md", index_text(written, out))
+        written.append((index, _("this list")))
     return written
 
 
-def svg_files(data: KitData, paper: str, svg: Path, examples) -> list[tuple[Path, str]]:
-    """Write the sheets, cards, solo table and leaflet as SVG for one paper size."""
-    size = f"{PAPER_NAMES[paper]} size"
+def svg_files(data: KitData, paper: str, svg: Path, examples, lang: str = "en") -> list[tuple[Path, str]]:
+    """Write the sheets, cards, solo table and leaflet as SVG for one paper size, in language `lang`."""
     written: list[tuple[Path, str]] = []
-    for side in (data.side_a, data.side_b):
-        target = inside(svg, f"sheet-{side.name}.svg")
-        path = render_sheet(side, data.deck, data.scoring, paper, "svg", target)
-        written.append((path, f"score sheet, side {side.name}, as SVG ({size}; ids island-X, lane-X-Y)"))
-    for path in render_cards_svg(data.deck, paper, svg):
-        what = "card backs" if path.stem.endswith("back") else f"card fronts, page {path.stem[-1]}"
-        written.append((path, f"{what} as SVG ({size})"))
-    written.append((render_solo(data.scoring, paper, "svg", svg / "solo.svg"), f"solo table as SVG ({size})"))
-    for page in (1, 2):
-        written.append((render_leaflet(data.side_a, data.scoring, paper, "svg", svg / f"rules-{page}.svg",
-                                       page=page, examples=examples),
-                        f"rules leaflet page {page} as SVG ({size})"))
+    with language(lang):
+        size = _("{paper} size").format(paper=_(PAPER_NAMES[paper]))
+        for side in (data.side_a, data.side_b):
+            target = inside(svg, f"sheet-{side.name}.svg")
+            path = render_sheet(side, data.deck, data.scoring, paper, "svg", target, lang=lang)
+            written.append((path, _("score sheet, side {side}, as SVG ({size}; ids island-X, lane-X-Y)")
+                            .format(side=side.name, size=size)))
+        for path in render_cards_svg(data.deck, paper, svg, lang=lang):
+            if path.stem.endswith("back"):
+                what = _("card backs as SVG ({size})").format(size=size)
+            else:
+                what = _("card fronts, page {page} as SVG ({size})").format(page=path.stem[-1], size=size)
+            written.append((path, what))
+        written.append((render_solo(data.scoring, paper, "svg", svg / "solo.svg", lang=lang),
+                        _("solo table as SVG ({size})").format(size=size)))
+        for page in (1, 2):
+            written.append((render_leaflet(data.side_a, data.scoring, paper, "svg", svg / f"rules-{page}.svg",
+                                           page=page, examples=examples, lang=lang),
+                            _("rules leaflet page {page} as SVG ({size})").format(page=page, size=size)))
     return written
 
 
 SAMPLE_BOOK = {"count": 12, "sizes": ((7, 7), (10, 10)), "difficulty": "mixed", "seed": 1}
 
 
-def sample_books(out: Path, papers: tuple[str, ...]) -> list[tuple[Path, str]]:
+def sample_books(out: Path, papers: tuple[str, ...], lang: str = "en") -> list[tuple[Path, str]]:
     """Write a small book of classic puzzles (generated once, laid out per paper) for solo evenings."""
     from hashi_print.puzzle.book import book_plan_requests, generate_puzzles
     from hashi_print.render.book import BookOptions, render_book
@@ -117,31 +145,33 @@ def sample_books(out: Path, papers: tuple[str, ...]) -> list[tuple[Path, str]]:
     requests = book_plan_requests(SAMPLE_BOOK["count"], SAMPLE_BOOK["sizes"], SAMPLE_BOOK["difficulty"])
     puzzles = list(generate_puzzles(requests, SAMPLE_BOOK["seed"]))
     written = []
-    for p in papers:
-        options = BookOptions(title="Hashi: classic puzzles", trim=p,
-                              note=f"seed {SAMPLE_BOOK['seed']}")
-        book = render_book(puzzles, options)
-        path = write_atomic(out / f"puzzles-{p}.pdf", book.pdf)
-        written.append((path, f"{len(puzzles)} classic Hashiwokakero puzzles (7x7 and 10x10, easy to "
-                              f"expert), each proven unique, solutions at the back, {PAPER_NAMES[p]}; "
-                              "`hashi-print book` makes more"))
+    with language(lang):
+        for p in papers:
+            note = _("seed {seed}").format(seed=SAMPLE_BOOK["seed"])
+            options = BookOptions(title=_("Hashi: classic puzzles"), trim=p, lang=lang, note=note)
+            book = render_book(puzzles, options)
+            path = write_atomic(out / f"puzzles-{p}.pdf", book.pdf)
+            what = _("{count} classic Hashiwokakero puzzles (7x7 and 10x10, easy to expert), each proven "
+                     "unique, solutions at the back, {paper}; `hashi-print book` makes more")
+            written.append((path, what.format(count=len(puzzles), paper=_(PAPER_NAMES[p]))))
     return written
 
 
 def index_text(written: list[tuple[Path, str]], out: Path) -> str:
     """The index.md of a kit: each file and what it is for, plus printing advice."""
-    lines = ["# Hashi print kit", "",
-             "Everything needed to play Hashi on paper. Print at 100 % (\"actual size\", not \"fit to "
-             "page\"): the 50 mm ruler at the bottom of each score sheet must measure 50 mm.", "",
-             "| File | What it is for |", "| --- | --- |"]
+    lines = [_("# Hashi print kit"), "",
+             _("Everything needed to play Hashi on paper. Print at 100 % (\"actual size\", not \"fit to "
+               "page\"): the 50 mm ruler at the bottom of each score sheet must measure 50 mm."), "",
+             _("| File | What it is for |"), "| --- | --- |"]
     for path, what in written:
         lines.append(f"| `{path.relative_to(out).as_posix()}` | {what} |")
-    lines += ["", "To play on a board of your own: `hashi-print sheet --side A --layout my-side.json`.", ""]
+    own = _("To play on a board of your own: `hashi-print sheet --side A --layout my-side.json`.")
+    lines += ["", own, ""]
     return "\n".join(lines)
 
 
 def print_sheet(side: str | None, layout: str | Path | None, paper: str, fmt: str, out: str | Path | None,
-                deck: str | Path | None = None, scoring: str | Path | None = None) -> Path:
+                deck: str | Path | None = None, scoring: str | Path | None = None, lang: str = "en") -> Path:
     """Print one score sheet for side A/B or a user's own layout file; return the file written."""
     if layout:
         board = load_side(layout)
@@ -152,4 +182,4 @@ def print_sheet(side: str | None, layout: str | Path | None, paper: str, fmt: st
     d = load_deck(deck)
     s = load_scoring(scoring)
     target = Path(out) if out else inside("output", f"sheet-{board.name}-{paper}.{fmt}")
-    return render_sheet(board, d, s, paper, fmt, target, custom=bool(layout))
+    return render_sheet(board, d, s, paper, fmt, target, custom=bool(layout), lang=lang)

@@ -8,30 +8,38 @@ from pathlib import Path
 from hashi_print.errors import LayoutError, OptionError
 from hashi_print.game.board import BoardIsland, BoardSide
 from hashi_print.game.deck import Card
-from hashi_print.game.rules import GameState, Move, apply, legal_moves, move_text, move_violations, new_game
+from hashi_print.game.rules import GameState, Move, apply, legal_moves, move_violations, new_game
 from hashi_print.game.scoring import Scoring
+from hashi_print.i18n import N_, _, language, ngettext
 from hashi_print.render.canvas import (
     PT,
     Canvas,
     PdfCanvas,
     SvgCanvas,
+    draw_fitted,
     draw_paragraph,
     text_width,
     wrap_text,
 )
 from hashi_print.render.paper import PAPER
-from hashi_print.render.preflight import home_sheet
+from hashi_print.render.preflight import HOME_MIN_TEXT_PT, home_sheet
 from hashi_print.render.sheet import board_geometry, draw_board
 
 LEFT = 16.0
 
 
+TITLES = {"legal": N_("A legal turn"), "crossing": N_("Not allowed: a crossing"),
+          "circle": N_("A circled island")}
+
+
 @dataclass(frozen=True)
 class Example:
-    """A drawn example: a game state plus what the turn adds (new numeral, new or refused bridges)."""
+    """A drawn example: a game state plus what the turn adds (new numeral, new or refused bridges).
 
-    title: str
-    caption: str
+    `kind` is legal, crossing or circle; title and caption are worded in the current language.
+    """
+
+    kind: str
     state: GameState
     highlight: dict[int, int] = field(default_factory=dict)
     numerals: dict[int, int] = field(default_factory=dict)
@@ -39,6 +47,49 @@ class Example:
     before: GameState | None = None
     card: Card | None = None
     move: Move | None = None
+    crossed: int | None = None
+
+    @property
+    def title(self) -> str:
+        """The example's heading."""
+        return _(TITLES[self.kind])
+
+    @property
+    def caption(self) -> str:
+        """What happens in the example, in words."""
+        side, card, move = self.state.side, self.card, self.move
+        if self.kind == "legal":
+            setup = next(i for i, n in enumerate(self.before.numerals) if n is not None)
+            text = _("{island}{numeral} was written at setup. Card {card} with {bridges} bridges: {move} "
+                     "(orange).")
+            return text.format(island=side.islands[setup].label, numeral=self.before.numerals[setup],
+                               card=card.numeral, bridges=card.bridges, move=move_words(side, move))
+        if self.kind == "crossing":
+            reason = _("lane {lane} crosses the bridge on {other}").format(
+                lane=side.lane_name(self.forbidden[0]), other=side.lane_name(self.crossed))
+            return _("Card {card}/{bridges}: {move} is refused: {reason}.").format(
+                card=card.numeral, bridges=card.bridges, move=move_words(side, move), reason=reason)
+        new = sorted(self.state.circled - self.before.circled)
+        return ngettext("Card {card}/{bridges}: {move}. Now {islands} has as many bridges as the numeral: "
+                        "circle it; a circled island takes no more bridges.",
+                        "Card {card}/{bridges}: {move}. Now {islands} each have as many bridges as the "
+                        "numeral: circle them; a circled island takes no more bridges.", len(new)).format(
+            card=card.numeral, bridges=card.bridges, move=move_words(side, move),
+            islands=and_list([side.islands[i].label for i in new]))
+
+
+def move_words(side: BoardSide, move: Move) -> str:
+    """Write a move the way a game record does (`number D5 bridges D-G D-G`), in the current language."""
+    num = "-" if move.numeral is None else f"{side.islands[move.numeral[0]].label}{move.numeral[1]}"
+    bridges = " ".join(side.lane_name(k) for k in sorted(move.bridges)) or "-"
+    return _("number {numeral} bridges {bridges}").format(numeral=num, bridges=bridges)
+
+
+def and_list(items: list[str]) -> str:
+    """Join names as `A`, `A and B` or `A, B and C` in the current language."""
+    if len(items) < 2:
+        return "".join(items)
+    return _("{first} and {last}").format(first=", ".join(items[:-1]), last=items[-1])
 
 
 def _added(move: Move) -> dict[int, int]:
@@ -81,13 +132,8 @@ def _examples_from(side: BoardSide, lane0: int, island0: int) -> list[Example] |
     ex2 = _crossing_example(after1, Card(3, 1))
     if ex2 is None:
         return None
-    label0 = side.islands[island0].label
-    ex1 = Example(
-        "A legal turn",
-        f"{label0}4 was written at setup. Card {card1.numeral} with {card1.bridges} bridges: "
-        f"{move_text(side, move1)} (orange).",
-        after1, _added(move1), {move1.numeral[0]: move1.numeral[1]} if move1.numeral else {},
-        before=start, card=card1, move=move1)
+    numerals = {move1.numeral[0]: move1.numeral[1]} if move1.numeral else {}
+    ex1 = Example("legal", after1, _added(move1), numerals, before=start, card=card1, move=move1)
     return [ex1, ex2, _circle_example(after1)]
 
 
@@ -104,10 +150,10 @@ def _crossing_example(state: GameState, card: Card) -> Example | None:
                 found = move_violations(state, card, move)
                 if [f.rule for f in found] == ["bridge-crossing"]:
                     numerals = {move.numeral[0]: move.numeral[1]} if move.numeral else {}
-                    return Example("Not allowed: a crossing",
-                                   f"Card {card.numeral}/{card.bridges}: {move_text(side, move)} is refused: "
-                                   f"{found[0].message}.", state, {}, numerals, (v,),
-                                   before=state, card=card, move=move)
+                    # The rules engine names the first built lane the new bridge crosses; so does the caption.
+                    crossed = next(j for j in geo.crossings[v] if state.bridges[j])
+                    return Example("crossing", state, {}, numerals, (v,), before=state, card=card, move=move,
+                                   crossed=crossed)
     return None
 
 
@@ -139,47 +185,46 @@ def _circle_example(state: GameState) -> Example:
             break
     if best is None or not best[0][0]:
         raise LayoutError(f"side {side.name}: no circling example found for the rules leaflet")
-    _, card, move, after = best
-    new = sorted(after.circled - state.circled)
-    labels = " and ".join(side.islands[i].label for i in new)
-    verb, it = ("has", "it") if len(new) == 1 else ("each have", "them")
+    card, move, after = best[1:]
     numerals = {move.numeral[0]: move.numeral[1]} if move.numeral else {}
-    return Example("A circled island",
-                   f"Card {card.numeral}/{card.bridges}: {move_text(side, move)}. Now {labels} {verb} "
-                   f"as many bridges as the numeral: circle {it}; a circled island takes no more bridges.",
-                   after, _added(move), numerals, before=state, card=card, move=move)
+    return Example("circle", after, _added(move), numerals, before=state, card=card, move=move)
 
 
 SETUP = (
-    "Every player takes a score sheet of the same side (A is gentler, B harder) and a pen.",
-    "Write a 3 or a 4 on one island without a flag on your sheet, then pass the sheet to the player on "
-    "your left: your opponent picks your starting island. Playing alone, pick it yourself.",
-    "Shuffle the 18 cards and put one away unseen. The other 17 are played, one per turn.",
+    N_("Every player takes a score sheet of the same side (A is gentler, B harder) and a pen."),
+    N_("Write a 3 or a 4 on one island without a flag on your sheet, then pass the sheet to the player on "
+       "your left: your opponent picks your starting island. Playing alone, pick it yourself."),
+    N_("Shuffle the 18 cards and put one away unseen. The other 17 are played, one per turn."),
 )
 TURN = (
-    ("1. Numeral (optional).", "Write the card's numeral on an island with no numeral yet. A flagged "
+    (N_("1. Numeral (optional)."), N_("Write the card's numeral on an island with no numeral yet. A flagged "
      "island takes a numeral only once a bridge touches it, and a numeral may not be smaller than the "
-     "bridges already touching its island."),
-    ("2. Bridges (optional).", "Draw exactly as many bridges as the card shows, on any lanes, or none. "
-     "Each bridge lies on a dotted lane with a numeral at one end at least; a lane holds at most 2 "
+     "bridges already touching its island.")),
+    (N_("2. Bridges (optional)."), N_("Draw exactly as many bridges as the card shows, on any lanes, or "
+     "none. Each bridge lies on a dotted lane with a numeral at one end at least; a lane holds at most 2 "
      "bridges (draw 1 on the dots, 2 on the two faint tracks); a bridge never crosses a lane that "
      "already carries one; a numbered island never gets more bridges than its numeral. Bridges may "
-     "reach an island that has no numeral yet."),
-    ("3. Circle", "every island whose bridges now equal its numeral. A circled island is finished."),
-    ("4. Bonuses.", "Check the three goals below and mark the turn on the tracker when you reach one."),
+     "reach an island that has no numeral yet.")),
+    (N_("3. Circle"), N_("every island whose bridges now equal its numeral. A circled island is finished.")),
+    (N_("4. Bonuses."), N_("Check the three goals below and mark the turn on the tracker when you reach "
+                           "one.")),
 )
 
 
 def _goal_text(scoring: Scoring) -> tuple[tuple[str, str], ...]:
-    """The goals paragraph, with the bonus values from the scoring file."""
+    """The goals paragraph, with the bonus values from the scoring file, in the current language."""
     b = scoring.bonus
     return (
-        (f"Red ({b['red'][0]} / {b['red'][1]}):", "all 4 red-flag islands circled."),
-        (f"Blue ({b['blue'][0]} / {b['blue'][1]}):", "all 3 blue-flag islands circled."),
-        (f"Six ({b['six'][0]} / {b['six'][1]}):", "six circled islands joined to each other by bridges "
-         "(a connected group of at least 6 circled islands, using only bridges between circled islands)."),
-        ("First or later:", "whoever reaches a goal first (several players may, on the same card) scores "
-         "the higher value; everybody else crosses that box off and can score only the lower value later."),
+        (_("Red ({first} / {later}):").format(first=b["red"][0], later=b["red"][1]),
+         _("all 4 red-flag islands circled.")),
+        (_("Blue ({first} / {later}):").format(first=b["blue"][0], later=b["blue"][1]),
+         _("all 3 blue-flag islands circled.")),
+        (_("Six ({first} / {later}):").format(first=b["six"][0], later=b["six"][1]),
+         _("six circled islands joined to each other by bridges (a connected group of at least 6 circled "
+           "islands, using only bridges between circled islands).")),
+        (_("First or later:"), _("whoever reaches a goal first (several players may, on the same card) "
+                                 "scores the higher value; everybody else crosses that box off and can score "
+                                 "only the lower value later.")),
     )
 
 
@@ -214,7 +259,8 @@ def draw_examples(cv: Canvas, side: BoardSide, examples: list[Example], y: float
     bottom = y
     for k, ex in enumerate(examples):
         x0 = LEFT + k * slot + (slot - (side.cols - 1) * pitch) / 2
-        cv.text(LEFT + k * slot + slot / 2, y, ex.title, size_pt=10, bold=True, anchor="middle")
+        draw_fitted(cv, LEFT + k * slot + slot / 2, y, ex.title, slot - 2.0, size_pt=10, min_pt=7.0,
+                    bold=True, anchor="middle")
         bg = board_geometry(side, x0, y + 9.0, pitch)
         with cv.group(f"{prefix}{k + 1}"):
             draw_board(cv, side, bg, state=ex.state, prefix=f"{prefix}{k + 1}-", highlight=ex.highlight,
@@ -226,10 +272,10 @@ def draw_examples(cv: Canvas, side: BoardSide, examples: list[Example], y: float
 
 
 LEGEND = (
-    ("a lane: a bridge may go here", None, 0),
-    ("one bridge: on the dots", None, 1),
-    ("two bridges: on the faint tracks", None, 2),
-    ("3 bridges on a 3: circle it", 3, 3),
+    (N_("a lane: a bridge may go here"), None, 0),
+    (N_("one bridge: on the dots"), None, 1),
+    (N_("two bridges: on the faint tracks"), None, 2),
+    (N_("3 bridges on a 3: circle it"), 3, 3),
 )
 
 
@@ -255,7 +301,8 @@ def draw_legend(cv: Canvas, y: float) -> float:
         bg = board_geometry(state.side, x0, y + 6.0, pitch)
         with cv.group(f"legend-{k + 1}"):
             draw_board(cv, state.side, bg, state=state, prefix=f"legend{k + 1}-")
-        cv.text(LEFT + k * slot + slot / 2, y + 17.0, text, size_pt=7.5, anchor="middle")
+        draw_fitted(cv, LEFT + k * slot + slot / 2, y + 17.0, _(text), slot - 2.0, size_pt=7.5,
+                    min_pt=HOME_MIN_TEXT_PT, anchor="middle")
     return y + 22.0
 
 
@@ -264,64 +311,68 @@ def draw_leaflet_page(cv: Canvas, page: int, side: BoardSide, scoring: Scoring,
     """Draw page 1 (setup, a turn) or page 2 (examples, goals, end, solo) of the leaflet."""
     width = cv.width - 2 * LEFT
     if page == 1:
-        cv.text(LEFT, 22.0, "Hashi \u2013 how to play", size_pt=22, bold=True, id="rules-title")
-        cv.text(LEFT, 29.0, "A flip-and-write game of building bridges \u00b7 1\u20134 players \u00b7 "
-                "about 20 minutes", size_pt=10, color="#555555")
-        y = _heading(cv, 40.0, "You need")
-        y = draw_paragraph(cv, LEFT, y, "A score sheet for each player (all on the same side, A or B), a pen "
-                           "each, and the 18 cards. Each sheet shows 18 islands; dotted lines (lanes) join "
-                           "islands that can be bridged: neighbours in a row or column with nothing between "
-                           "them.", width, size_pt=9.5) + 3.0
-        y = _heading(cv, y, "Setup")
+        cv.text(LEFT, 22.0, _("Hashi \u2013 how to play"), size_pt=22, bold=True, id="rules-title")
+        cv.text(LEFT, 29.0, _("A flip-and-write game of building bridges \u00b7 1\u20134 players \u00b7 "
+                "about 20 minutes"), size_pt=10, color="#555555")
+        y = _heading(cv, 40.0, _("You need"))
+        need = _("A score sheet for each player (all on the same side, A or B), a pen each, and the 18 "
+                 "cards. Each sheet shows 18 islands; dotted lines (lanes) join islands that can be bridged: "
+                 "neighbours in a row or column with nothing between them.")
+        y = draw_paragraph(cv, LEFT, y, need, width, size_pt=9.5) + 3.0
+        y = _heading(cv, y, _("Setup"))
         for k, s in enumerate(SETUP):
-            y = _item(cv, y, f"{k + 1}.", s, width)
-        y = _heading(cv, y + 2.0, "A turn")
-        y = draw_paragraph(cv, LEFT, y, "Reveal the next card; everybody plays it at the same time on "
-                           "their own sheet, in this order:", width, size_pt=9.5) + 1.0
+            y = _item(cv, y, f"{k + 1}.", _(s), width)
+        y = _heading(cv, y + 2.0, _("A turn"))
+        y = draw_paragraph(cv, LEFT, y, _("Reveal the next card; everybody plays it at the same time on "
+                           "their own sheet, in this order:"), width, size_pt=9.5) + 1.0
         for lead, rest in TURN:
-            y = _item(cv, y, lead, rest, width)
+            y = _item(cv, y, _(lead), _(rest), width)
         y += 4.0
         draw_examples(cv, side, examples, y)
         return
-    y = _heading(cv, 20.0, "On the sheet")
+    y = _heading(cv, 20.0, _("On the sheet"))
     y = draw_legend(cv, y)
-    y = _heading(cv, y + 2.0, "The three goals")
+    y = _heading(cv, y + 2.0, _("The three goals"))
     for lead, rest in _goal_text(scoring):
         y = _item(cv, y, lead, rest, width)
-    y = _heading(cv, y + 2.0, "End of the game and scoring")
-    y = draw_paragraph(cv, LEFT, y, f"After the 17th card, score {scoring.per_circled} points per circled "
+    y = _heading(cv, y + 2.0, _("End of the game and scoring"))
+    y = draw_paragraph(cv, LEFT, y, _("After the 17th card, score {per} points per circled "
                        "island plus your bonuses. The highest total wins; players who tie share the win. For "
                        "interest, also note how many numerals you wrote, bridges you drew and cards you "
-                       "skipped.", width, size_pt=9.5) + 3.0
-    y = _heading(cv, y, "Solo")
-    y = draw_paragraph(cv, LEFT, y, "Play the same way on your own. A goal's bonus (its higher value) counts "
-                       "only if you reach it within the turn limit for your side and level printed in the "
-                       "solo table; the table also rates your final score.", width, size_pt=9.5) + 3.0
-    y = _heading(cv, y, "Tips")
+                       "skipped.").format(per=scoring.per_circled), width, size_pt=9.5) + 3.0
+    y = _heading(cv, y, _("Solo"))
+    solo = _("Play the same way on your own. A goal's bonus (its higher value) counts only if you reach it "
+             "within the turn limit for your side and level printed in the solo table; the table also rates "
+             "your final score.")
+    y = draw_paragraph(cv, LEFT, y, solo, width, size_pt=9.5) + 3.0
+    y = _heading(cv, y, _("Tips"))
     for lead, rest in (
-            ("Skipping is allowed:", "you may skip the numeral, the bridges or both on any turn."),
-            ("Plan your crossings:", "one bridge on a lane closes every lane that crosses it for good."),
-            ("Flags need a bridge first:", "bridge into a flagged island before you number it."),
-            ("Check a sheet:", "type it in and run `hashi-print validate` to check every rule and the "
-             "score.")):
+            (_("Skipping is allowed:"), _("you may skip the numeral, the bridges or both on any turn.")),
+            (_("Plan your crossings:"),
+             _("one bridge on a lane closes every lane that crosses it for good.")),
+            (_("Flags need a bridge first:"), _("bridge into a flagged island before you number it.")),
+            (_("Check a sheet:"), _("type it in and run `hashi-print validate` to check every rule and the "
+             "score."))):
         y = _item(cv, y, lead, rest, width)
 
 
 def render_leaflet(side: BoardSide, scoring: Scoring, paper: str, fmt: str, out: str | Path,
-                   page: int | None = None, examples: list[Example] | None = None) -> Path:
-    """Write the leaflet: both pages as PDF, or one page (`page` 1 or 2) as SVG."""
+                   page: int | None = None, examples: list[Example] | None = None, lang: str = "en") -> Path:
+    """Write the leaflet in `lang`: both pages as PDF, or one page (`page` 1 or 2) as SVG."""
     if paper not in PAPER:
         raise OptionError(f"unknown paper {paper!r}; use a4 or letter")
     w, h = PAPER[paper]
     examples = examples if examples is not None else leaflet_examples(side)
-    if fmt == "pdf":
-        cv = PdfCanvas(out, w, h, title="Hashi rules", preflight=home_sheet(w, h))
-        draw_leaflet_page(cv, 1, side, scoring, examples)
-        cv.new_page()
-        draw_leaflet_page(cv, 2, side, scoring, examples)
-        cv.save()
-    else:
-        svg = SvgCanvas(w, h, title=f"Hashi rules, page {page or 1}", preflight=home_sheet(w, h))
-        draw_leaflet_page(svg, page or 1, side, scoring, examples)
-        svg.save(out)
+    with language(lang):
+        if fmt == "pdf":
+            cv = PdfCanvas(out, w, h, title=_("Hashi rules"), preflight=home_sheet(w, h))
+            draw_leaflet_page(cv, 1, side, scoring, examples)
+            cv.new_page()
+            draw_leaflet_page(cv, 2, side, scoring, examples)
+            cv.save()
+        else:
+            title = _("Hashi rules, page {page}").format(page=page or 1)
+            svg = SvgCanvas(w, h, title=title, preflight=home_sheet(w, h))
+            draw_leaflet_page(svg, page or 1, side, scoring, examples)
+            svg.save(out)
     return Path(out)

@@ -14,10 +14,11 @@ from hashi_print.errors import LayoutError, OptionError
 from hashi_print.game.board import BoardSide
 from hashi_print.game.deck import GOALS, Card, Deck
 from hashi_print.game.scoring import Scoring
-from hashi_print.render.canvas import Canvas, PdfCanvas, SvgCanvas, text_width
+from hashi_print.i18n import N_, _, language
+from hashi_print.render.canvas import PT, Canvas, PdfCanvas, SvgCanvas, draw_fitted, fit_text, text_width
 from hashi_print.render.markers import CORNERS, draw_marker, sheet_marker_ids
 from hashi_print.render.paper import BLUE, PAPER
-from hashi_print.render.preflight import home_sheet
+from hashi_print.render.preflight import HOME_MIN_TEXT_PT, home_sheet
 
 Box = tuple[float, float, float, float]
 Point = tuple[float, float]
@@ -30,8 +31,8 @@ MARKER = 12.0
 RULER_MM = 50.0
 MIN_ISLAND_R = 4.5
 TURNS = 17
-GOAL_TEXT = {"red": "all 4 red flags circled", "blue": "all 3 blue flags circled",
-             "six": "6 circled islands joined by bridges"}
+GOAL_TEXT = {"red": N_("all 4 red flags circled"), "blue": N_("all 3 blue flags circled"),
+             "six": N_("6 circled islands joined by bridges")}
 
 
 @dataclass(frozen=True)
@@ -132,8 +133,8 @@ def sheet_layout(side: BoardSide, paper: str = "a4", cards: int = 18, custom: bo
         y = bonus_top + 5.0 + k * 10.0
         bonus_boxes[goal] = ((left + 68.0, y, 13.0, 8.5), (left + 84.0, y, 13.0, 8.5))
         # Two one-digit cells (tens, units) for the turn the goal was reached: easy to read back.
-        goal_turn_cells[goal] = ((left + 100.0, y, 6.5, 8.5), (left + 107.0, y, 6.5, 8.5))
-    sx = left + 120.0
+        goal_turn_cells[goal] = ((left + 99.0, y, 5.5, 8.5), (left + 105.0, y, 5.5, 8.5))
+    sx = left + 114.0
     score_boxes = {"circled": (sx + 30.0, bonus_top + 5.0, 13.0, 8.5),
                    "circled_points": (right - 15.0, bonus_top + 5.0, 15.0, 8.5),
                    "bonus": (right - 15.0, bonus_top + 15.0, 15.0, 8.5),
@@ -233,12 +234,18 @@ def draw_card_pips(cv: Canvas, cx: float, y: float, bridges: int, length: float,
 
 def draw_sheet(cv: Canvas, side: BoardSide, deck: Deck, scoring: Scoring, lay: SheetLayout) -> None:
     """Draw a complete score sheet from its layout."""
-    cv.text(lay.title[0], lay.title[1], f"Hashi \u2013 side {side.name}", size_pt=16, bold=True, id="title")
-    cv.text(lay.title[0], lay.title[1] + 5.5, "score sheet \u2013 draw bridges along the dots",
-            size_pt=8, color="#555555", id="subtitle")
     px, py, pw, ph = lay.player
-    cv.text(px, py + ph - 1.5, "Player", size_pt=9, id="player-label")
-    cv.line(px + 13.0, py + ph - 1.0, px + pw, py + ph - 1.0, width=0.3, id="player-line")
+    # Title and subtitle end before the player's name line; longer wording shrinks, down to 6 pt.
+    room = px - 3.0 - lay.title[0]
+    title = _("Hashi \u2013 side {side}").format(side=side.name)
+    draw_fitted(cv, lay.title[0], lay.title[1], title, room, size_pt=16, min_pt=10, bold=True, id="title")
+    subtitle = _("score sheet \u2013 draw bridges along the dots")
+    draw_fitted(cv, lay.title[0], lay.title[1] + 5.5, subtitle, room, size_pt=8, min_pt=HOME_MIN_TEXT_PT,
+                color="#555555", id="subtitle")
+    player = _("Player")
+    cv.text(px, py + ph - 1.5, player, size_pt=9, id="player-label")
+    line_x = max(px + 13.0, px + text_width(player, 9) + 2.0)
+    cv.line(line_x, py + ph - 1.0, px + pw, py + ph - 1.0, width=0.3, id="player-line")
     for (x, y, s, mid), corner in zip(lay.markers, CORNERS, strict=True):
         draw_marker(cv, x, y, s, mid, id=f"marker-{corner}")
     _draw_ruler(cv, *lay.ruler)
@@ -257,16 +264,22 @@ def _draw_ruler(cv: Canvas, x: float, y: float, length: float) -> None:
         for k in range(int(length) + 1):
             tick = 3.0 if k % 10 == 0 else (2.0 if k % 5 == 0 else 1.0)
             cv.line(x + k, y, x + k, y - tick, width=0.15 if k % 5 else 0.25)
+        end = f"{length:g} mm"
         cv.text(x, y + 3.2, "0", size_pt=6, anchor="middle")
-        cv.text(x + length, y + 3.2, f"{length:g} mm", size_pt=6, anchor="middle")
-        cv.text(x + length / 2, y + 3.2, "printed at 100 % if this is 50 mm", size_pt=6,
-                anchor="middle", color="#555555")
+        cv.text(x + length, y + 3.2, end, size_pt=6, anchor="middle")
+        # "100 %" is passed in so that gettext tools do not read "% i" as a printf placeholder.
+        scale = _("printed at {percent} if this is 50 mm").format(percent="100 %")
+        room = length - text_width(end, 6) - 2.0
+        draw_fitted(cv, x + length / 2, y + 3.2, scale, room, size_pt=6, min_pt=HOME_MIN_TEXT_PT, max_lines=2,
+                    anchor="middle", color="#555555")
 
 
 def _draw_card_strip(cv: Canvas, deck: Deck, lay: SheetLayout) -> None:
     """Draw the deck as a strip of small cards to cross off as they are revealed."""
-    cv.text(lay.card_label[0], lay.card_label[1], "Cards \u2013 cross off each card as it is revealed "
-            "(numeral / bridges)", size_pt=7.5, bold=True, id="cards-label")
+    label = _("Cards \u2013 cross off each card as it is revealed (numeral / bridges)")
+    room = lay.card_slots[-1][0] + lay.card_slots[-1][2] - lay.card_label[0]
+    draw_fitted(cv, lay.card_label[0], lay.card_label[1], label, room, size_pt=7.5, min_pt=HOME_MIN_TEXT_PT,
+                bold=True, id="cards-label")
     for k, (card, (x, y, w, h)) in enumerate(zip(deck.cards, lay.card_slots, strict=True)):
         with cv.group(f"card-{k + 1}"):
             cv.rect(x, y, w, h, stroke="#000000", width=0.3)
@@ -276,7 +289,9 @@ def _draw_card_strip(cv: Canvas, deck: Deck, lay: SheetLayout) -> None:
 
 def _draw_turns(cv: Canvas, lay: SheetLayout) -> None:
     """Draw the turn tracker 1-17."""
-    cv.text(lay.turn_label[0], lay.turn_label[1], "Turn", size_pt=9, bold=True, id="turns-label")
+    room = lay.turn_boxes[0][0] - 1.0 - lay.turn_label[0]
+    draw_fitted(cv, lay.turn_label[0], lay.turn_label[1], _("Turn"), room, size_pt=9, min_pt=HOME_MIN_TEXT_PT,
+                bold=True, id="turns-label")
     for k, (x, y, w, h) in enumerate(lay.turn_boxes):
         cv.rect(x, y, w, h, stroke="#777777", width=0.25, id=f"turn-{k + 1}")
         cv.text(x + 0.8, y + 2.6, str(k + 1), size_pt=6, color="#777777")
@@ -297,61 +312,72 @@ def _goal_icon(cv: Canvas, goal: str, x: float, y: float) -> None:
 def _draw_bonus(cv: Canvas, scoring: Scoring, lay: SheetLayout) -> None:
     """Draw the bonus boxes: first value and later value for each goal."""
     x0 = lay.bonus_label[0]
-    cv.text(x0, lay.bonus_label[1], "Bonuses \u2013 first to reach / later (cross off the box you "
-            "can no longer score)", size_pt=7, bold=True, id="bonus-label")
+    label = _("Bonuses \u2013 first to reach / later (cross off the box you can no longer score)")
+    draw_fitted(cv, x0, lay.bonus_label[1], label, lay.score_label[0] - 3.0 - x0, size_pt=7,
+                min_pt=HOME_MIN_TEXT_PT, bold=True, id="bonus-label")
     for goal in GOALS:
         first, later = lay.bonus_boxes[goal]
         _goal_icon(cv, goal, x0, first[1])
-        cv.text(x0 + 11.0, first[1] + 5.8, GOAL_TEXT[goal], size_pt=7)
-        for which, (x, y, w, h), value in (("first", first, scoring.bonus[goal][0]),
-                                           ("later", later, scoring.bonus[goal][1])):
+        room = first[0] - 1.5 - (x0 + 11.0)
+        size, lines = fit_text(_(GOAL_TEXT[goal]), room, 7, HOME_MIN_TEXT_PT, max_lines=2)
+        # One line sits at the box's numeral height; two lines straddle it.
+        top = first[1] + 5.8 - (len(lines) - 1) * size * PT * 0.6
+        for k, line in enumerate(lines):
+            cv.text(x0 + 11.0, top + k * size * PT * 1.15, line, size_pt=size)
+        for which, (x, y, w, h), value, word in (("first", first, scoring.bonus[goal][0], _("first")),
+                                                 ("later", later, scoring.bonus[goal][1], _("later"))):
             with cv.group(f"bonus-{goal}-{which}"):
                 cv.rect(x, y, w, h, width=0.35)
                 cv.text(x + w / 2, y + 5.2, str(value), size_pt=12, anchor="middle", bold=True)
-                cv.text(x + w / 2, y + h - 0.8, which, size_pt=6, anchor="middle", color="#555555")
+                draw_fitted(cv, x + w / 2, y + h - 0.8, word, w - 1.0, size_pt=6, min_pt=HOME_MIN_TEXT_PT,
+                            anchor="middle", color="#555555")
         with cv.group(f"bonus-{goal}-turn"):
             for x, y, w, h in lay.goal_turn_cells[goal]:
                 cv.rect(x, y, w, h, stroke="#777777", width=0.25)
     tens, units = lay.goal_turn_cells[GOALS[-1]]
-    cv.text((tens[0] + units[0] + units[2]) / 2, tens[1] + tens[3] + 2.0, "turn reached", size_pt=6,
+    cv.text((tens[0] + units[0] + units[2]) / 2, tens[1] + tens[3] + 2.0, _("Turn"), size_pt=6,
             anchor="middle", color="#555555", id="bonus-turn-label")
 
 
 def _draw_score(cv: Canvas, scoring: Scoring, lay: SheetLayout) -> None:
     """Draw the score area: circled islands x points + bonuses = total."""
     sx, sy = lay.score_label
-    cv.text(sx, sy, "Score", size_pt=7, bold=True, id="score-label")
+    cv.text(sx, sy, _("Score"), size_pt=7, bold=True, id="score-label")
     boxes = lay.score_boxes
     x, y, w, h = boxes["circled"]
     cv.circle(sx + 3.0, y + h / 2, 2.6, width=0.3)
     cv.circle(sx + 3.0, y + h / 2, 3.4, width=0.3, stroke=BLUE)
-    cv.text(sx + 8.0, y + h / 2 + 1.2, "circled", size_pt=8)
+    draw_fitted(cv, sx + 8.0, y + h / 2 + 1.2, _("circled"), x - 1.5 - (sx + 8.0), size_pt=8,
+                min_pt=HOME_MIN_TEXT_PT)
     cv.text(x + w + 2.0, y + h / 2 + 1.4, f"\u00d7 {scoring.per_circled} =", size_pt=9)
     x2 = boxes["bonus"][0]
-    cv.text(x2 - 2.0, boxes["bonus"][1] + h / 2 + 1.4, "+ bonuses", size_pt=9, anchor="end")
-    cv.text(x2 - 2.0, boxes["total"][1] + h / 2 + 1.4, "= total", size_pt=10, anchor="end", bold=True)
+    cv.text(x2 - 2.0, boxes["bonus"][1] + h / 2 + 1.4, _("+ bonuses"), size_pt=9, anchor="end")
+    cv.text(x2 - 2.0, boxes["total"][1] + h / 2 + 1.4, _("= total"), size_pt=10, anchor="end", bold=True)
     for name, (bx, by, bw, bh) in boxes.items():
         cv.rect(bx, by, bw, bh, width=0.6 if name == "total" else 0.35, id=f"score-{name}")
-    tw = text_width("numbers written ___  bridges drawn ___  cards skipped ___", 6)
-    cv.text(sx, boxes["total"][1] + h / 2 + 1.0, "numbers written ___  bridges drawn ___  cards skipped ___"
-            if tw < x2 - sx - 22 else "written ___  bridges ___  skipped ___", size_pt=6, color="#555555")
+    long = _("numbers written ___  bridges drawn ___  cards skipped ___")
+    cv.text(sx, boxes["total"][1] + h / 2 + 1.0, long if text_width(long, 6) < x2 - sx - 22
+            else _("written ___  bridges ___  skipped ___"), size_pt=6, color="#555555")
 
 
 def render_sheet(side: BoardSide, deck: Deck, scoring: Scoring, paper: str, fmt: str,
-                 out: str | Path, custom: bool = False) -> Path:
-    """Write one side's score sheet as a PDF or SVG file and return its path."""
+                 out: str | Path, custom: bool = False, lang: str = "en") -> Path:
+    """Write one side's score sheet as a PDF or SVG file in language `lang` and return its path."""
     lay = sheet_layout(side, paper, len(deck.cards), custom)
-    title = f"Hashi side {side.name} score sheet"
-    if fmt == "pdf":
-        cv = PdfCanvas(out, lay.width, lay.height, title=title, preflight=home_sheet(lay.width, lay.height))
-        draw_sheet(cv, side, deck, scoring, lay)
-        cv.save()
-    elif fmt == "svg":
-        svg = SvgCanvas(lay.width, lay.height, title=title, preflight=home_sheet(lay.width, lay.height))
-        draw_sheet(svg, side, deck, scoring, lay)
-        svg.save(out)
-    else:
-        raise OptionError(f"unknown format {fmt!r}; use pdf or svg")
+    with language(lang):
+        title = _("Hashi side {side} score sheet").format(side=side.name)
+        if fmt == "pdf":
+            cv = PdfCanvas(out, lay.width, lay.height, title=title,
+                           preflight=home_sheet(lay.width, lay.height))
+            draw_sheet(cv, side, deck, scoring, lay)
+            cv.save()
+        elif fmt == "svg":
+            svg = SvgCanvas(lay.width, lay.height, title=title,
+                            preflight=home_sheet(lay.width, lay.height))
+            draw_sheet(svg, side, deck, scoring, lay)
+            svg.save(out)
+        else:
+            raise OptionError(f"unknown format {fmt!r}; use pdf or svg")
     return Path(out)
 
 

@@ -7,21 +7,26 @@ from pathlib import Path
 from hashi_print.errors import LayoutError, OptionError
 from hashi_print.game.deck import GOALS
 from hashi_print.game.scoring import Scoring
-from hashi_print.render.canvas import Canvas, PdfCanvas, SvgCanvas, draw_paragraph
+from hashi_print.i18n import N_, _, language
+from hashi_print.render.canvas import Canvas, PdfCanvas, SvgCanvas, draw_fitted, draw_paragraph
 from hashi_print.render.paper import BLUE, PAPER
-from hashi_print.render.preflight import home_sheet
+from hashi_print.render.preflight import HOME_MIN_TEXT_PT, home_sheet
 from hashi_print.render.sheet import FLAG_COLORS
 
-GOAL_NAMES = {"red": "Red flags", "blue": "Blue flags", "six": "Six joined"}
+GOAL_NAMES = {"red": N_("Red flags"), "blue": N_("Blue flags"), "six": N_("Six joined")}
 HOW_TO = (
-    "Play a normal game on your own: choose a side, write a 3 or a 4 on an unflagged island yourself, "
-    "shuffle the 18 cards and put one away unseen, then play the 17 others one by one.",
-    "Pick a level before you start. A goal's bonus counts (its higher value) only if you reach it on or "
-    "before the turn shown for your side and level; reached later, it scores nothing. Note the turn on "
-    "the turn tracker when you reach a goal.",
-    "At the end, score {per} points per circled island plus the bonuses you earned, and look up your "
-    "total in the rating bands of your side.",
+    N_("Play a normal game on your own: choose a side, write a 3 or a 4 on an unflagged island yourself, "
+       "shuffle the 18 cards and put one away unseen, then play the 17 others one by one."),
+    N_("Pick a level before you start. A goal's bonus counts (its higher value) only if you reach it on or "
+       "before the turn shown for your side and level; reached later, it scores nothing. Note the turn on "
+       "the turn tracker when you reach a goal."),
+    N_("At the end, score {per} points per circled island plus the bonuses you earned, and look up your "
+       "total in the rating bands of your side."),
 )
+
+# The level names and rating words of the designed scoring file, so that the catalogs carry them.
+DATA_WORDS = (N_("standard"), N_("easy"), N_("normal"), N_("hard"), N_("master builder"), N_("excellent"),
+              N_("good"), N_("fair"), N_("keep building"))
 
 
 def solo_levels(scoring: Scoring, side: str) -> list[tuple[str, dict[str, int]]]:
@@ -42,10 +47,11 @@ def solo_sides(scoring: Scoring) -> list[str]:
 def draw_solo(cv: Canvas, scoring: Scoring) -> None:
     """Draw the solo page: how to play solo, then per side the turn-limit table and the rating bands."""
     left, width = 18.0, cv.width - 36.0
-    cv.text(left, 24.0, "Hashi \u2013 solo play", size_pt=20, bold=True, id="solo-title")
+    draw_fitted(cv, left, 24.0, _("Hashi \u2013 solo play"), width, size_pt=20, min_pt=12, bold=True,
+                id="solo-title")
     y = 34.0
     for para in HOW_TO:
-        y = draw_paragraph(cv, left, y, para.format(per=scoring.per_circled), width, size_pt=10) + 1.5
+        y = draw_paragraph(cv, left, y, _(para).format(per=scoring.per_circled), width, size_pt=10) + 1.5
     y += 4.0
     sides = solo_sides(scoring)
     if not sides:
@@ -59,69 +65,76 @@ def _score_log(cv: Canvas, left: float, y: float, width: float, rows: int) -> No
     """Draw an empty log to write down solo games (date, side, level, score, rating)."""
     if rows < 2:
         return
-    cols = (("Date", 0.0), ("Side", 0.22), ("Level", 0.34), ("Score", 0.52), ("Rating", 0.66))
+    cols = ((_("Date"), 0.0), (_("Side"), 0.22), (_("Level"), 0.34), (_("Score"), 0.52), (_("Rating"), 0.66))
     with cv.group("solo-log"):
-        cv.text(left, y, "My solo games", size_pt=12, bold=True)
+        cv.text(left, y, _("My solo games"), size_pt=12, bold=True)
         top = y + 3.0
         for r in range(rows + 1):
             cv.line(left, top + r * 8.0, left + width, top + r * 8.0, width=0.3 if r < 2 else 0.15,
                     color="#000000" if r < 2 else "#999999")
-        for name, frac in cols:
-            cv.text(left + frac * width + 1.5, top + 5.8, name, size_pt=9, bold=True)
+        ends = [frac for _name, frac in cols[1:]] + [1.0]
+        for (name, frac), end in zip(cols, ends, strict=True):
+            draw_fitted(cv, left + frac * width + 1.5, top + 5.8, name, (end - frac) * width - 3.0, size_pt=9,
+                        min_pt=HOME_MIN_TEXT_PT, bold=True)
 
 
 def _side_block(cv: Canvas, scoring: Scoring, side: str, left: float, y: float, width: float) -> float:
     """Draw one side's limit table and rating bands starting at y; return the y below them."""
-    cv.text(left, y, f"Side {side}", size_pt=14, bold=True, id=f"solo-side-{side}")
+    cv.text(left, y, _("Side {side}").format(side=side), size_pt=14, bold=True, id=f"solo-side-{side}")
     y += 4.0
     col0, colw, rowh = 28.0, 31.0, 8.5
     with cv.group(f"solo-limits-{side}"):
         cv.rect(left, y, col0 + colw * len(GOALS), rowh, stroke=None, fill="#e8eef8")
-        cv.text(left + 2.0, y + 5.8, "Level", size_pt=9, bold=True)
+        draw_fitted(cv, left + 2.0, y + 5.8, _("Level"), col0 - 3.0, size_pt=9, min_pt=HOME_MIN_TEXT_PT,
+                    bold=True)
         for k, goal in enumerate(GOALS):
             x = left + col0 + k * colw
             high = scoring.bonus[goal][0]
             colour = FLAG_COLORS.get(goal, BLUE)
-            cv.text(x + colw / 2, y + 5.8, f"{GOAL_NAMES[goal]} ({high})", size_pt=9, bold=True,
-                    anchor="middle", color=colour)
+            draw_fitted(cv, x + colw / 2, y + 5.8, f"{_(GOAL_NAMES[goal])} ({high})", colw - 2.0, size_pt=9,
+                        min_pt=HOME_MIN_TEXT_PT, bold=True, anchor="middle", color=colour)
         rows = solo_levels(scoring, side)
         for r, (level, limits) in enumerate(rows):
             yy = y + (r + 1) * rowh
             cv.line(left, yy, left + col0 + colw * len(GOALS), yy, width=0.2, color="#999999")
-            cv.text(left + 2.0, yy + 5.8, level, size_pt=10)
+            draw_fitted(cv, left + 2.0, yy + 5.8, _(level), col0 - 3.0, size_pt=10, min_pt=HOME_MIN_TEXT_PT)
             for k, goal in enumerate(GOALS):
                 limit = limits.get(goal)
-                txt = "\u2013" if limit is None else f"by turn {limit}"
-                cv.text(left + col0 + k * colw + colw / 2, yy + 5.8, txt, size_pt=10, anchor="middle",
-                        bold=True, id=f"solo-{side}-{level}-{goal}")
+                txt = "\u2013" if limit is None else _("by turn {turn}").format(turn=limit)
+                draw_fitted(cv, left + col0 + k * colw + colw / 2, yy + 5.8, txt, colw - 2.0, size_pt=10,
+                            min_pt=HOME_MIN_TEXT_PT, anchor="middle", bold=True,
+                            id=f"solo-{side}-{level}-{goal}")
         bottom = y + (len(rows) + 1) * rowh
         cv.rect(left, y, col0 + colw * len(GOALS), bottom - y, width=0.4)
     bands = scoring.ratings.get(side, ())
     rx = left + col0 + colw * len(GOALS) + 8.0
     if bands:
         with cv.group(f"solo-ratings-{side}"):
-            cv.text(rx, y + 5.8, "Your final score", size_pt=9, bold=True)
+            room = left + width - rx
+            draw_fitted(cv, rx, y + 5.8, _("Your final score"), room, size_pt=9, min_pt=HOME_MIN_TEXT_PT,
+                        bold=True)
             for k, (low, words) in enumerate(bands):
                 high = bands[k - 1][0] - 1 if k else None
                 span = f"{low}+" if high is None else f"{low}\u2013{high}"
                 yy = y + (k + 1) * 6.5 + 5.8
                 cv.text(rx, yy, span, size_pt=10, bold=True, id=f"solo-rating-{side}-{k}")
-                cv.text(rx + 15.0, yy, words, size_pt=9)
+                draw_fitted(cv, rx + 15.0, yy, _(words), room - 15.0, size_pt=9, min_pt=HOME_MIN_TEXT_PT)
         bottom = max(bottom, y + (len(bands) + 1) * 6.5 + 2.0)
     return bottom + 4.0
 
 
-def render_solo(scoring: Scoring, paper: str, fmt: str, out: str | Path) -> Path:
-    """Write the solo table as PDF or SVG."""
+def render_solo(scoring: Scoring, paper: str, fmt: str, out: str | Path, lang: str = "en") -> Path:
+    """Write the solo table as PDF or SVG in language `lang`."""
     if paper not in PAPER:
         raise OptionError(f"unknown paper {paper!r}; use a4 or letter")
     w, h = PAPER[paper]
-    if fmt == "pdf":
-        cv = PdfCanvas(out, w, h, title="Hashi solo table", preflight=home_sheet(w, h))
-        draw_solo(cv, scoring)
-        cv.save()
-    else:
-        svg = SvgCanvas(w, h, title="Hashi solo table", preflight=home_sheet(w, h))
-        draw_solo(svg, scoring)
-        svg.save(out)
+    with language(lang):
+        if fmt == "pdf":
+            cv = PdfCanvas(out, w, h, title=_("Hashi solo table"), preflight=home_sheet(w, h))
+            draw_solo(cv, scoring)
+            cv.save()
+        else:
+            svg = SvgCanvas(w, h, title=_("Hashi solo table"), preflight=home_sheet(w, h))
+            draw_solo(svg, scoring)
+            svg.save(out)
     return Path(out)

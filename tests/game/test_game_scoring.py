@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from hashi_print.game.board import load_side
 from hashi_print.game.rules import GameState
-from hashi_print.game.scoring import Score, load_scoring, race_firsts, score_game, winners
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-SIDE = load_side(FIXTURES / "fixture-side.json")
-SCORING = load_scoring(FIXTURES / "fixture-scoring.json")
+from hashi_print.game.scoring import Score, race_firsts, score_game, winners
+from tests.fixture_game import fixture_side
 
 
 def with_goals(goals):
     """An empty final state carrying the given (goal, turn) pairs."""
-    lanes = len(SIDE.geometry.lanes)
-    return GameState(SIDE, (None,) * 18, (0,) * lanes, 17, tuple(goals))
+    lanes = len(fixture_side().geometry.lanes)
+    return GameState(fixture_side(), (None,) * 18, (0,) * lanes, 17, tuple(goals))
 
 
 def test_race_ties_share_the_higher_value():
@@ -24,10 +18,10 @@ def test_race_ties_share_the_higher_value():
     assert firsts == [frozenset({"red"}), frozenset({"red", "six"}), frozenset({"blue"})]
 
 
-def test_score_game_gives_later_players_the_lower_value():
+def test_score_game_gives_later_players_the_lower_value(scoring):
     states = [with_goals([("red", 9), ("six", 12)]), with_goals([("red", 9), ("six", 10)]),
               with_goals([("red", 11)])]
-    scores = score_game(states, SCORING)
+    scores = score_game(states, scoring)
     assert [s.bonus for s in scores] == [{"red": 9, "six": 4}, {"red": 9, "six": 8}, {"red": 5}]
     assert [s.total for s in scores] == [13, 17, 5]
     assert winners(scores) == [1]

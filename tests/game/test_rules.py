@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
 from hashi_print.errors import RuleError
-from hashi_print.game.board import load_side
 from hashi_print.game.deck import Card, load_deck
 from hashi_print.game.rules import (
     GameState,
@@ -23,20 +21,18 @@ from hashi_print.game.rules import (
     six_group_reached,
 )
 from hashi_print.game.scoring import load_scoring, score_sheet
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-SIDE = load_side(FIXTURES / "fixture-side.json")
+from tests.fixture_game import FIXTURES, fixture_side
 
 
 def isl(label: str) -> int:
     """Return the fixture island index of a label."""
-    return SIDE.island(label)
+    return fixture_side().island(label)
 
 
 def lane(name: str) -> int:
     """Return the fixture lane index of `X-Y`."""
     a, b = name.split("-")
-    k = SIDE.geometry.lane_between(isl(a), isl(b))
+    k = fixture_side().geometry.lane_between(isl(a), isl(b))
     assert k is not None, name
     return k
 
@@ -49,7 +45,7 @@ def mv(number: str | None, *bridges: str) -> Move:
 
 def start() -> GameState:
     """The fixture side with the setup numeral G4."""
-    return new_game(SIDE, (isl("G"), 4))
+    return new_game(fixture_side(), (isl("G"), 4))
 
 
 def broken(state: GameState, card: Card, move: Move, partial: bool = False) -> RuleError:
@@ -81,11 +77,11 @@ def play(script=SCRIPT) -> list[GameState]:
     return states
 
 
-def test_scripted_game_circles_and_goals():
+def test_scripted_game_circles_and_goals(side):
     states = play()
     final = states[-1]
     assert final.turn == 10
-    assert {SIDE.islands[i].label for i in final.circled} == set("AFKPQRMHC")
+    assert {side.islands[i].label for i in final.circled} == set("AFKPQRMHC")
     assert final.goals == (("six", 7), ("red", 10))
     assert not six_group_reached(states[6]) and six_group_reached(states[7])
     assert states[2].circled >= {isl("A"), isl("F")}
@@ -172,13 +168,13 @@ def test_move_violations_lists_all():
 
 
 @pytest.mark.parametrize("setup", [(0, 3), (3, 5), (40, 3)])
-def test_setup_rule(setup):
+def test_setup_rule(side, setup):
     with pytest.raises(RuleError) as info:
-        new_game(SIDE, setup)
+        new_game(side, setup)
     assert info.value.rule == "setup"
 
 
-def test_legal_moves_are_distinct_legal_and_complete_for_small_card():
+def test_legal_moves_are_distinct_legal_and_complete_for_small_card(side):
     state = play()[3]
     card = Card(2, 2)
     moves = legal_moves(state, card)
@@ -186,7 +182,7 @@ def test_legal_moves_are_distinct_legal_and_complete_for_small_card():
     for m in moves:
         check_move(state, card, m)
     # Brute force over every numeral choice and lane pair agrees with the generator.
-    lanes = range(len(SIDE.geometry.lanes))
+    lanes = range(len(side.geometry.lanes))
     choices = [None] + [(i, 2) for i in range(18)]
     brute = set()
     for c in choices:
@@ -195,9 +191,9 @@ def test_legal_moves_are_distinct_legal_and_complete_for_small_card():
     assert brute == set(moves)
 
 
-def test_legal_moves_fast_on_crowded_board():
-    nums = tuple(None if SIDE.islands[i].flag else 6 for i in range(18))
-    state = GameState(SIDE, nums, (0,) * len(SIDE.geometry.lanes))
+def test_legal_moves_fast_on_crowded_board(side):
+    nums = tuple(None if side.islands[i].flag else 6 for i in range(18))
+    state = GameState(side, nums, (0,) * len(side.geometry.lanes))
     moves = legal_moves(state, Card(6, 3))
     assert len(moves) == len(set(moves)) > 1000
 
@@ -217,9 +213,9 @@ def test_random_legal_play_keeps_invariants():
         assert state.turn == 17
 
 
-def test_move_text():
-    assert move_text(SIDE, mv("D5", "G-H", "G-H")) == "number D5 bridges G-H G-H"
-    assert move_text(SIDE, Move()) == "number - bridges -"
+def test_move_text(side):
+    assert move_text(side, mv("D5", "G-H", "G-H")) == "number D5 bridges G-H G-H"
+    assert move_text(side, Move()) == "number - bridges -"
 
 
 def test_solo_score_needs_the_side_in_the_scoring_file():

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from independent import is_valid_solution, janko_bridges
 
 from hashi_print.cli import cli
 from hashi_print.errors import HashiError
@@ -23,6 +22,7 @@ from hashi_print.puzzle.formats import (
 )
 from hashi_print.puzzle.model import GRADES, Puzzle
 from hashi_print.puzzle.solve import solve
+from tests.independent import is_valid_solution, janko_bridges
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "tatham-bridges-ids.txt"
 RANK = {**{name: i for i, name in enumerate(GRADES)}, "beyond": len(GRADES)}

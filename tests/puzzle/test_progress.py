@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from independent import is_valid_solution
-
 from hashi_print.puzzle.formats import parse_tatham_id
 from hashi_print.puzzle.progress import check_drawn
 from hashi_print.puzzle.solve import solve
+from tests.independent import is_valid_solution
 
 README_ID = "7x7m2:3c5a1c1a1b2b2b2g4a5a4h2d2a"
 

@@ -7,13 +7,13 @@ import random
 from itertools import islice, product
 
 import pytest
-from independent import is_valid_solution, janko_bridges
 
 from hashi_print.geometry import build_geometry
 from hashi_print.puzzle.check import check_solution
 from hashi_print.puzzle.formats import parse_has, parse_tatham_id, parse_text_grid
 from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES, MODES, direct_clue_clauses
 from hashi_print.puzzle.solve import SolveStats, other_solution, solutions, solve
+from tests.independent import is_valid_solution, janko_bridges
 
 
 def janko(shared_data) -> dict:

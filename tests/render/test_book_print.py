@@ -8,7 +8,6 @@ from collections import Counter, defaultdict
 
 import pytest
 from click.testing import CliRunner
-from pdfink import edge_gaps, page_ink, page_size_mm
 from pypdf import PdfReader
 
 from hashi_print.cli import cli
@@ -16,6 +15,7 @@ from hashi_print.errors import OptionError
 from hashi_print.puzzle import book as puzzle_book
 from hashi_print.puzzle.book import book_plan_requests, generate_puzzles
 from hashi_print.render.book import BookOptions, check_isbn, render_book
+from tests.pdfink import edge_gaps, page_ink, page_size_mm
 
 INCH = 25.4
 FRAME = ("RG", 0.549, 0.549, 0.549)  # the grey frame around every puzzle grid

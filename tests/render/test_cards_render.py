@@ -7,7 +7,6 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from pdftext import MM_PER_PT, page_texts
 from pypdf import PdfReader
 
 from hashi_print.game.deck import load_deck
@@ -22,6 +21,7 @@ from hashi_print.render.cards import (
     render_cards_svg,
 )
 from hashi_print.render.paper import PAPER
+from tests.pdftext import MM_PER_PT, page_texts
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
 SVG = "{http://www.w3.org/2000/svg}"

@@ -7,13 +7,13 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-from pdfink import edge_gaps, page_ink, page_size_mm
 from pypdf import PdfReader
 
 from hashi_print.errors import LayoutError
 from hashi_print.render.canvas import PdfCanvas, SvgCanvas
 from hashi_print.render.kit import build_kit
 from hashi_print.render.preflight import PrintError, home_sheet
+from tests.pdfink import edge_gaps, page_ink, page_size_mm
 
 HOME_PRODUCTS = ("sheet-A", "sheet-B", "cards", "solo", "rules")
 SVG = "{http://www.w3.org/2000/svg}"

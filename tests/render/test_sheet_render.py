@@ -9,7 +9,6 @@ from pathlib import Path
 
 import cv2
 import pytest
-from pdftext import MM_PER_PT, page_texts
 from pypdf import PdfReader
 
 from hashi_print.errors import LayoutError, OptionError
@@ -19,6 +18,7 @@ from hashi_print.game.scoring import load_scoring
 from hashi_print.render.markers import CELLS, aruco_dictionary, sheet_marker_ids
 from hashi_print.render.paper import PAPER
 from hashi_print.render.sheet import render_sheet, sheet_layout
+from tests.pdftext import MM_PER_PT, page_texts
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
 SVG = "{http://www.w3.org/2000/svg}"

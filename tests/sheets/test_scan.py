@@ -14,7 +14,6 @@ import cv2
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from photos import Camera, filled_sheet, photograph, simulated_record
 
 from hashi_print.cli import cli
 from hashi_print.game.board import builtin_side, load_side
@@ -24,6 +23,7 @@ from hashi_print.sheets.formats import parse_sheet
 from hashi_print.sheets.marks import marks_of
 from hashi_print.sheets.scan.read import ScanStatus, scan_image
 from hashi_print.sheets.validate import validate
+from tests.photos import Camera, filled_sheet, photograph, simulated_record
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
 

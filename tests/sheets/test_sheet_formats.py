@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from hashi_print.errors import FormatError
-from hashi_print.game.board import load_side
 from hashi_print.game.deck import Card
 from hashi_print.sheets.formats import (
     Record,
@@ -18,14 +16,12 @@ from hashi_print.sheets.formats import (
     parse_sheet,
     read_sheet,
 )
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-SIDE = load_side(FIXTURES / "fixture-side.json")
+from tests.fixture_game import FIXTURES, fixture_side
 
 
 def lab(i: int) -> str:
     """Return the fixture label of an island index."""
-    return SIDE.islands[i].label
+    return fixture_side().islands[i].label
 
 
 def test_record_fixture_parses_every_turn():
@@ -53,11 +49,11 @@ def test_sheet_fixture_parses_continuation_lines():
     assert len(sheet.circled) == 12
 
 
-def test_text_round_trips():
+def test_text_round_trips(side):
     for name in ("fixture-record-ann.txt", "fixture-sheet-ann.txt"):
         doc = read_sheet(FIXTURES / name)
         fmt = format_record if isinstance(doc, Record) else format_sheet
-        again = parse_sheet(fmt(doc), layout=SIDE)
+        again = parse_sheet(fmt(doc), layout=side)
         assert fmt(again) == fmt(doc)
 
 
@@ -97,8 +93,8 @@ def test_parse_errors_name_file_line_and_expectation(text, line, words):
 
 def test_layout_override_and_comments():
     text = "HASHI-SHEET 1  # header\nside A\nnumbers c3 # lower case\nbridges c-d\n"
-    sheet = parse_sheet(text, layout=SIDE)
-    assert sheet.side is SIDE and sheet.side_line == 2
+    sheet = parse_sheet(text, layout=fixture_side())
+    assert sheet.side is fixture_side() and sheet.side_line == 2
     assert [(lab(i), v) for i, v, _ in sheet.numbers] == [("C", 3)]
     assert sheet.circled is None and sheet.cards is None
 
@@ -117,7 +113,7 @@ def test_json_record_and_sheet_match_text(tmp_path):
     assert format_record(again) == format_record(rec)
     sheet_obj = {"format": "hashi-sheet/1", "side": "F", "numbers": ["C3"], "bridges": ["C=H"],
                  "circled": [], "cards": [1, 2], "bonus": {"red": 3}}
-    sheet = parse_sheet(json.dumps(sheet_obj), layout=SIDE)
+    sheet = parse_sheet(json.dumps(sheet_obj), layout=fixture_side())
     assert isinstance(sheet, Sheet) and len(sheet.bridges) == 2 and sheet.circled == ()
     assert [(g, t) for g, t, _ in sheet.bonus] == [("red", 3)]
 
@@ -131,7 +127,7 @@ def test_json_record_and_sheet_match_text(tmp_path):
     ('{"format": "hashi-record/1", "side": "F", "turns": [{"card": "1/1", "number": 5}]}', '"number"'),
 ])
 def test_json_errors(text, words):
-    layout = SIDE if '"side"' in text else None
+    layout = fixture_side() if '"side"' in text else None
     with pytest.raises(FormatError) as info:
         parse_sheet(text, source="x.json", layout=layout)
     assert words in info.value.message and info.value.source == "x.json"

@@ -3,23 +3,15 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hashi_print.errors import HashiError
-from hashi_print.game.board import load_side
-from hashi_print.game.deck import load_deck
-from hashi_print.game.scoring import load_scoring
 from hashi_print.sheets.formats import parse_sheet
 from hashi_print.sheets.validate import validate
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-SIDE = load_side(FIXTURES / "fixture-side.json")
-DECK = load_deck(FIXTURES / "fixture-deck.json")
-SCORING = load_scoring(FIXTURES / "fixture-scoring.json")
+from tests.fixture_game import FIXTURES, fixture_deck, fixture_scoring, fixture_side
 
 WORDS = ["numbers", "bridges", "circled", "cards", "bonus", "player", "setup", "turn", "card", "number",
          "side", "F", "-", "#", "red", "blue", "six", "C3", "A1", "G4", "Z9", "C-D", "D=F", "A-R", "B=G",
@@ -53,11 +45,11 @@ def survive(text: str) -> None:
     except HashiError as err:
         assert err.source == "fuzz.txt"
     try:
-        doc = parse_sheet(text, source="fuzz.txt", layout=SIDE)
+        doc = parse_sheet(text, source="fuzz.txt", layout=fixture_side())
     except HashiError as err:
         assert err.source == "fuzz.txt" and str(err).startswith("fuzz.txt")
         return
-    report = validate(doc, DECK, SCORING)
+    report = validate(doc, fixture_deck(), fixture_scoring())
     assert report.ok == (not report.violations)
     report.to_json()
 

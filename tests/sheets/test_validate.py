@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from hashi_print.game.board import load_side
-from hashi_print.game.deck import load_deck
 from hashi_print.game.rules import GameState, apply, legal_moves, new_game
-from hashi_print.game.scoring import load_scoring
 from hashi_print.sheets.formats import Sheet, parse_sheet, read_sheet, record_from_moves
 from hashi_print.sheets.validate import report_lines, validate, validate_file
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-SIDE = load_side(FIXTURES / "fixture-side.json")
-DECK = load_deck(FIXTURES / "fixture-deck.json")
-SCORING = load_scoring(FIXTURES / "fixture-scoring.json")
+from tests.fixture_game import FIXTURES, fixture_deck, fixture_scoring, fixture_side
 
 
 def check(name: str, **kw):
     """Validate a fixture file with the fixture deck and scoring."""
-    return validate_file(FIXTURES / name, deck=DECK, scoring=SCORING, **kw)
+    return validate_file(FIXTURES / name, deck=fixture_deck(), scoring=fixture_scoring(), **kw)
 
 
 def found(report) -> list[tuple]:
@@ -53,7 +44,7 @@ def test_sheet_lists_order_rules_as_unchecked_never_passed():
     assert not any(v.rule == "numeral-flag-needs-bridge" for v in report.violations)
 
 
-def test_broken_record_reports_every_violation_with_turn_and_line():
+def test_broken_record_reports_every_violation_with_turn_and_line(side):
     report = check("fixture-record-broken.txt")
     assert not report.ok and report.score is None
     assert found(report) == [
@@ -67,9 +58,9 @@ def test_broken_record_reports_every_violation_with_turn_and_line():
     ]
     state = report.state
     # The legal parts were applied: F2 and A-F on turn 2, the single G-H on turn 3, E4 on turn 4.
-    assert state.numerals[SIDE.island("F")] == 2 and state.numerals[SIDE.island("B")] is None
-    assert state.bridges[SIDE.geometry.lane_between(SIDE.island("G"), SIDE.island("H"))] == 1
-    assert state.numerals[SIDE.island("E")] == 4 and state.turn == 6
+    assert state.numerals[side.island("F")] == 2 and state.numerals[side.island("B")] is None
+    assert state.bridges[side.geometry.lane_between(side.island("G"), side.island("H"))] == 1
+    assert state.numerals[side.island("E")] == 4 and state.turn == 6
 
 
 def test_broken_sheet_reports_every_violation_with_line():
@@ -98,11 +89,11 @@ def test_broken_sheet_reports_every_violation_with_line():
 
 def sheet(body: str) -> Sheet:
     """Parse a finished sheet on the fixture side."""
-    return parse_sheet("hashi-sheet 1\nside F\n" + body, layout=SIDE)
+    return parse_sheet("hashi-sheet 1\nside F\n" + body, layout=fixture_side())
 
 
-def test_uncircled_complete_island_and_missing_setup():
-    report = validate(sheet("numbers F2 A1\nbridges A-F F-K\ncircled A\n"), DECK, SCORING)
+def test_uncircled_complete_island_and_missing_setup(deck, scoring):
+    report = validate(sheet("numbers F2 A1\nbridges A-F F-K\ncircled A\n"), deck, scoring)
     rules = {(v.rule, v.where) for v in report.violations}
     assert ("circle-mismatch", "island F") in rules
     assert ("setup", "numbers") in rules
@@ -110,24 +101,24 @@ def test_uncircled_complete_island_and_missing_setup():
 
 def test_too_many_of_one_numeral():
     body = "numbers G4 C6 D6 E6\nbridges C-H D-I E-O\n"
-    report = validate(sheet(body), DECK, SCORING)
+    report = validate(sheet(body), fixture_deck(), fixture_scoring())
     assert [(v.rule, v.where) for v in report.violations] == [("deck-numerals", "numeral 6")]
 
 
-def test_bridge_total_beyond_cards_and_partial_rule():
+def test_bridge_total_beyond_cards_and_partial_rule(deck, scoring):
     body = "numbers G4 D1\nbridges G-H\ncards 1\n"
-    strict = validate(sheet(body + "bridges F-G\n"), DECK, SCORING)
+    strict = validate(sheet(body + "bridges F-G\n"), deck, scoring)
     assert [v.rule for v in strict.violations] == ["bridge-total"]
-    partial = validate(sheet(body), DECK, SCORING, partial=True)
+    partial = validate(sheet(body), deck, scoring, partial=True)
     assert partial.ok and partial.partial
 
 
-def test_bonus_claims_checked_and_solo_limits():
+def test_bonus_claims_checked_and_solo_limits(deck, scoring):
     base = read_sheet(FIXTURES / "fixture-sheet-ann.txt")
-    assert validate(base, DECK, SCORING, solo=True).score.bonus == {"red": 9, "six": 8}
-    hard = validate(base, DECK, SCORING, solo=True, level="hard").score
+    assert validate(base, deck, scoring, solo=True).score.bonus == {"red": 9, "six": 8}
+    hard = validate(base, deck, scoring, solo=True, level="hard").score
     assert hard.bonus == {"red": 0, "six": 8}
-    wrong = validate(sheet("numbers G4\nbonus blue 5\n"), DECK, SCORING)
+    wrong = validate(sheet("numbers G4\nbonus blue 5\n"), deck, scoring)
     assert [(v.rule, v.where) for v in wrong.violations] == [("bonus-claim", "bonus blue")]
 
 
@@ -143,7 +134,7 @@ def test_without_deck_the_deck_rules_are_unchecked():
 def test_record_deck_cards_rule():
     text = ("hashi-record 1\nside F\nsetup G4\nturn 1 card 6/3\nturn 2 card 2/1\nturn 3 card 2/1\n"
             "turn 4 card 2/1\n")
-    report = validate(parse_sheet(text, layout=SIDE), DECK, SCORING)
+    report = validate(parse_sheet(text, layout=fixture_side()), fixture_deck(), fixture_scoring())
     assert found(report) == [("deck-cards", "turn 1", 4, 1), ("deck-cards", "turn 4", 7, 4)]
 
 
@@ -154,19 +145,19 @@ def test_report_lines_name_rule_set_and_violations():
     assert any(line.strip().startswith("line 7 turn 4: bridge-crossing at lane E-O") for line in lines)
 
 
-def test_generated_game_record_validates():
+def test_generated_game_record_validates(side, deck, scoring):
     import random
 
     rng = random.Random(11)
-    cards = list(DECK.cards)
+    cards = list(deck.cards)
     rng.shuffle(cards)
-    state: GameState = new_game(SIDE, (SIDE.island("D"), 3))
+    state: GameState = new_game(side, (side.island("D"), 3))
     moves = []
     for card in cards[:17]:
         move = rng.choice(legal_moves(state, card))
         moves.append(move)
         state = apply(state, card, move)
-    record = record_from_moves(SIDE, (SIDE.island("D"), 3), cards[:17], moves, player="Bot")
-    report = validate(record, DECK, SCORING)
+    record = record_from_moves(side, (side.island("D"), 3), cards[:17], moves, player="Bot")
+    report = validate(record, deck, scoring)
     assert report.ok, report.violations
     assert report.state == state

@@ -9,7 +9,6 @@ import time
 
 import pytest
 from click.testing import CliRunner
-from independent import is_valid_solution
 from starlette.testclient import TestClient
 
 from hashi_print.cli import cli
@@ -21,6 +20,7 @@ from hashi_print.game.simulate import deal
 from hashi_print.puzzle.formats import parse_puzzle
 from hashi_print.puzzle.model import Solution
 from hashi_print.web.app import MAX_BODY, Settings, create_app
+from tests.independent import is_valid_solution
 
 PUZZLE = "10x10m2:1b1c5a3j3f5a3j4c4b4m3a2a1a2l2b1g4b3b1a2"
 

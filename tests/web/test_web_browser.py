@@ -12,7 +12,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from independent import is_valid_solution
 
 from hashi_print.game.board import builtin_side
 from hashi_print.game.deck import load_deck
@@ -22,6 +21,7 @@ from hashi_print.game.simulate import deal
 from hashi_print.puzzle.formats import parse_puzzle
 from hashi_print.puzzle.model import Solution
 from hashi_print.puzzle.solve import solve
+from tests.independent import is_valid_solution
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -1,0 +1,77 @@
+"""The language things are printed in: gettext catalogs shipped in the package, chosen per product.
+
+The English text is the message id, so English needs no catalog. Other languages read the compiled
+catalog `locale/<lang>/LC_MESSAGES/hashi_print.mo` (built from the `.po` beside it with Babel) through
+importlib.resources, so a plain `pip install .` carries them. `language(lang)` sets the language for a
+block; `_` and `ngettext` translate in the language of the block they run in.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from importlib.resources import files
+
+from hashi_print.errors import LayoutError
+
+LANGUAGES = ("en", "de", "fr", "it", "ko", "ja")
+LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "fr": "Français", "it": "Italiano", "ko": "한국어",
+                  "ja": "日本語"}
+DOMAIN = "hashi_print"
+_current: ContextVar[str] = ContextVar("hashi_print_language", default="en")
+
+
+def check_language(lang: str) -> str:
+    """Return the language code in lower case, or raise LayoutError naming the languages there are."""
+    code = lang.strip().lower()
+    if code not in LANGUAGES:
+        raise LayoutError(f"unknown language {lang!r}; use one of {', '.join(LANGUAGES)}")
+    return code
+
+
+def catalog_path(lang: str):
+    """The compiled catalog of a language inside the package (an importlib.resources Traversable)."""
+    return files("hashi_print") / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
+
+
+@cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """The translations of a language: English returns every message unchanged."""
+    code = check_language(lang)
+    if code == "en":
+        return gettext.NullTranslations()
+    return gettext.GNUTranslations(io.BytesIO(catalog_path(code).read_bytes()))
+
+
+def current_language() -> str:
+    """The language of the block being run (English outside any `language` block)."""
+    return _current.get()
+
+
+@contextmanager
+def language(lang: str) -> Iterator[str]:
+    """Print in `lang` inside the block; the previous language comes back after it."""
+    token = _current.set(check_language(lang))
+    try:
+        yield _current.get()
+    finally:
+        _current.reset(token)
+
+
+def _(message: str) -> str:
+    """Translate a message into the current language."""
+    return translations(_current.get()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """Translate a message whose form depends on the number n."""
+    return translations(_current.get()).ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark a message for the catalog where it is defined; it is translated later with `_`."""
+    return message

@@ -1,0 +1,80 @@
+"""The faces text is set in: Bitstream Vera for Latin, and for Korean and Japanese the subsets of
+NanumGothic and IPAexGothic that ship in hashi_print/fonts (renamed, see the README there).
+
+A line of text is set in one face: Vera when Vera has every character of it (so Latin text, numerals
+and IDs look the same in every language), otherwise the face of the language being printed, then the
+other CJK face. A character no shipped face has is refused with a clear error instead of an empty box.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib.resources import as_file, files
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+from hashi_print.errors import LayoutError
+from hashi_print.i18n import current_language
+
+LATIN = {False: "HashiSans", True: "HashiSans-Bold"}
+# IPAexGothic has no bold weight: Japanese bold text is drawn with a thin outline (see FAKE_BOLD).
+CJK = {"ko": {False: "HashiKo", True: "HashiKo-Bold"}, "ja": {False: "HashiJa", True: "HashiJa"}}
+FAKE_BOLD = {"HashiJa"}
+# Outline width of fake bold, as a fraction of the font size (about the stem difference of a bold cut).
+FAKE_BOLD_STROKE = 0.03
+_REPORTLAB_FILES = {"HashiSans": "Vera.ttf", "HashiSans-Bold": "VeraBd.ttf"}
+_PACKAGE_FILES = {"HashiKo": "hashi-ko-gothic.ttf", "HashiKo-Bold": "hashi-ko-gothic-bold.ttf",
+                  "HashiJa": "hashi-ja-gothic.ttf"}
+# SVG cannot embed them cheaply: it names the original families and lets the viewer find them.
+SVG_FAMILIES = {"HashiSans": "'Bitstream Vera Sans', 'DejaVu Sans', Verdana, sans-serif",
+                "HashiKo": "'NanumGothic', 'Nanum Gothic', 'Noto Sans CJK KR', 'Malgun Gothic', sans-serif",
+                "HashiJa": "'IPAexGothic', 'Noto Sans CJK JP', 'Hiragino Sans', 'Yu Gothic', sans-serif"}
+
+
+def font_file(name: str):
+    """Where a face's TrueType file is: reportlab's own fonts folder or this package's fonts folder."""
+    if name in _REPORTLAB_FILES:
+        import reportlab
+
+        return Path(reportlab.__file__).parent / "fonts" / _REPORTLAB_FILES[name]
+    return files("hashi_print") / "fonts" / _PACKAGE_FILES[name]
+
+
+def register(name: str) -> str:
+    """Register a face with reportlab the first time it is needed (idempotent); return its name."""
+    if name not in pdfmetrics.getRegisteredFontNames():
+        with as_file(font_file(name)) as path:
+            pdfmetrics.registerFont(TTFont(name, str(path)))
+    return name
+
+
+@cache
+def characters(name: str) -> frozenset[int]:
+    """The code points a face has glyphs for."""
+    return frozenset(pdfmetrics.getFont(register(name)).face.charToGlyph)
+
+
+def font_for(s: str, bold: bool = False) -> str:
+    """The face a line of text is set in (see the module docstring); raise LayoutError if none has it."""
+    need = {ord(ch) for ch in s}
+    latin = LATIN[bold]
+    if need <= characters(latin):
+        return latin
+    lang = current_language()
+    order = [lang] if lang in CJK else []
+    order += [code for code in CJK if code not in order]
+    for code in order:
+        name = CJK[code][bold]
+        if need <= characters(name):
+            return name
+    known = characters(latin).union(*(characters(CJK[code][bold]) for code in CJK))
+    missing = "".join(sorted({chr(c) for c in need - known}))
+    raise LayoutError(f"cannot print {missing!r} (in {s[:40]!r}): the fonts shipped with hashi-print "
+                      "have no glyph for it")
+
+
+def svg_family(name: str) -> str:
+    """The CSS font-family list an SVG names for a face."""
+    return SVG_FAMILIES[LATIN[False] if name in LATIN.values() else name.split("-")[0]]

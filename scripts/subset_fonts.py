@@ -1,0 +1,81 @@
+"""Cut the Korean and Japanese fonts shipped in hashi_print/fonts down to the characters the product prints.
+
+Run `make fonts` after changing the catalogs (it needs Debian's fonts-nanum and fonts-ipaexfont and
+fontTools). The subsets keep every character of every catalog, printable ASCII, Latin-1, common
+punctuation and, for Japanese, all kana; they are renamed because both licences forbid a modified font
+to carry the original's name (OFL reserved font names; IPA Font Licence 3.1(4)).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+from fontTools import subset
+from fontTools.ttLib import TTFont
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCALE = ROOT / "hashi_print" / "locale"
+OUT = ROOT / "hashi_print" / "fonts"
+NANUM = Path("/usr/share/fonts/truetype/nanum")
+IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic")
+# (source file, shipped file, family name, style name)
+FONTS = (
+    (NANUM / "NanumGothic.ttf", "hashi-ko-gothic.ttf", "HashiKo Gothic", "Regular"),
+    (NANUM / "NanumGothicBold.ttf", "hashi-ko-gothic-bold.ttf", "HashiKo Gothic", "Bold"),
+    (IPAEX / "ipaexg.ttf", "hashi-ja-gothic.ttf", "HashiJa Gothic", "Regular"),
+)
+COMMON = [*range(0x20, 0x7F), *range(0xA0, 0x100), *range(0x2010, 0x2028), *range(0x2030, 0x203B),
+          0x2212, 0x00D7]
+KANA = [*range(0x3000, 0x3040), *range(0x3041, 0x3097), *range(0x30A0, 0x3100), *range(0xFF01, 0xFF5F)]
+
+
+def catalog_characters() -> set[int]:
+    """Every character of every translated message."""
+    chars: set[int] = set()
+    for po in sorted(LOCALE.glob("*/LC_MESSAGES/*.po")):
+        with po.open("rb") as f:
+            for message in read_po(f):
+                strings = message.string if isinstance(message.string, tuple) else (message.string,)
+                for s in strings:
+                    chars.update(ord(ch) for ch in s or "")
+    return chars
+
+
+def make_subset(source: Path, target: Path, family: str, style: str, unicodes: set[int]) -> None:
+    """Write the subset of `source` holding `unicodes` (those it has) under a new name."""
+    font = TTFont(source)
+    options = subset.Options()
+    options.hinting = False
+    options.layout_features = []
+    options.name_IDs = [0, 1, 2, 3, 4, 5, 6, 13, 14]
+    options.notdef_outline = True
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=sorted(unicodes & set(font.getBestCmap())))
+    subsetter.subset(font)
+    full = family if style == "Regular" else f"{family} {style}"
+    ps = full.replace(" ", "-") if style != "Regular" else family.replace(" ", "")
+    names = {1: family, 2: style, 3: f"hashi-print: {full}", 4: full, 6: ps}
+    table = font["name"]
+    for record in list(table.names):
+        if record.nameID in names:
+            table.removeNames(nameID=record.nameID)
+    for name_id, value in names.items():
+        table.setName(value, name_id, 3, 1, 0x409)
+        table.setName(value, name_id, 1, 0, 0)
+    font.save(target)
+
+
+def main() -> int:
+    """Write the three subsets and report their sizes."""
+    wanted = catalog_characters() | set(COMMON)
+    for source, name, family, style in FONTS:
+        extra = set(KANA) if "Ja" in family else set()
+        make_subset(source, OUT / name, family, style, wanted | extra)
+        print(f"{name}: {(OUT / name).stat().st_size // 1024} KiB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
