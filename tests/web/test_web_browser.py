@@ -283,6 +283,14 @@ def test_touch_on_a_phone_sized_screen(browser, server):
     assert play.counts()[k] == 1
     page.touchscreen.tap(*play.water_xy(k))
     assert play.counts()[k] == 2
+    # a swipe from an island toward its neighbour builds on that lane
+    cdp = ctx.new_cdp_session(page)
+    (x1, y1), (x2, y2) = play.island_xy(play.geo.lanes[k].a), play.island_xy(play.geo.lanes[k].b)
+    for kind, points in (("touchStart", [(x1, y1)]), ("touchMove", [((x1 + x2) / 2, (y1 + y2) / 2)]),
+                         ("touchEnd", [])):
+        touches = [{"x": x, "y": y} for x, y in points]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": touches})
+    assert play.counts()[k] == 0, "a third bridge on a lane takes both away"
     ctx.close()
 
 

@@ -46,7 +46,7 @@ function draw() {
       const label = el("text", {x: cx - UNIT * 0.42, y: cy - UNIT * 0.3, class: "label"}, g);
       label.textContent = isl.label;
       if (isl.flag) {
-        el("path", {d: `M${cx + 9} ${cy - 20} l0 -12 l10 4 l-10 4`, class: `flag ${isl.flag}`}, g);
+        el("path", {d: `M${cx + 10} ${cy - 12} l0 -14 l11 4.5 l-11 4.5 z`, class: `flag ${isl.flag}`}, g);
       }
       if (circled.has(isl.label)) el("circle", {cx, cy, r: UNIT * 0.46, class: "ring"}, g);
     },
