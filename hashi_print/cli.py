@@ -9,11 +9,11 @@ import sys
 
 import click
 
-from hashi_print.errors import HashiError
+from hashi_print.errors import HashiError, OptionError
 from hashi_print.puzzle.book import MAX_BOOK_PUZZLES, MIXED, ORDERS
 from hashi_print.puzzle.model import GRADES, Status
 from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES, MODES
-from hashi_print.render.paper import COLOR_MODELS, PAPER, PROFILES, TRIMS
+from hashi_print.render.paper import COLOR_MODELS, PAPER, PAPER_TYPES, PROFILES, TRIMS
 
 EXIT_BROKEN_RULE = 1
 EXIT_BAD_INPUT = 2
@@ -152,14 +152,20 @@ def _lang_option(*, with_all: bool = False):
               help="Paper size of the PDFs: A4, US Letter, or both.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output", show_default=True,
               help="Folder to write the kit into.")
+@click.option("--bleed", type=float, default=3.0, show_default=True,
+              help="Bleed of the print-shop cards in mm (3.175 for US printers that ask for 1/8 in).")
+@click.option("--color", "color", type=click.Choice(COLOR_MODELS), default="rgb", show_default=True,
+              help="Colours of the print-shop cards: cmyk puts text and lines on the black plate only.")
 @_lang_option(with_all=True)
-def kit(paper: str, out_dir: str, lang: str) -> None:
+def kit(paper: str, out_dir: str, bleed: float, color: str, lang: str) -> None:
     """Write the whole print kit into --out: score sheets, cards, solo table, rules, sample puzzles."""
     from hashi_print.files import check_writable
+    from hashi_print.render.cards import check_bleed
     from hashi_print.render.kit import build_kits
 
+    check_bleed(bleed)
     check_writable(out_dir)
-    written = build_kits(out_dir, paper=paper, lang=lang)
+    written = build_kits(out_dir, paper=paper, lang=lang, bleed=bleed, color=color)
     for path, what in written:
         click.echo(f"{path}  {what}")
 
@@ -409,6 +415,11 @@ def scan_cmd(images: tuple[str, ...], as_json: bool, write_dir: str | None, over
               help="Say on the copyright page that the puzzles were made with hashi-print (and the seed).")
 @click.option("--color", "color", type=click.Choice(COLOR_MODELS), default="rgb", show_default=True,
               help="cmyk for print shops: every colour in CMYK, text and lines on the black plate only.")
+@click.option("--cover", "cover_file", type=click.Path(dir_okay=False), default=None,
+              help="kdp only: also write the paperback cover (back, spine, front, 0.125 in bleed) "
+                   "to this PDF.")
+@click.option("--paper-type", type=click.Choice(PAPER_TYPES), default="white", show_default=True,
+              help="The KDP interior paper, which sets the cover's spine width.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="PDF to write [default: output/hashi-book-<trim>.pdf].")
 @click.option("--manifest", type=click.Path(dir_okay=False), default=None,
@@ -417,7 +428,7 @@ def scan_cmd(images: tuple[str, ...], as_json: bool, write_dir: str | None, over
 def book(count: int, size: str, sizes: str | None, difficulty: str, density: str | None, seed: int,
          from_file: str | None, trim: str, profile: str, order: str, title: str, crop_marks: bool,
          per_page: int | None, author: str, year: int | None, isbn: str, credit: bool, color: str,
-         out: str | None, manifest: str | None, lang: str) -> None:
+         cover_file: str | None, paper_type: str, out: str | None, manifest: str | None, lang: str) -> None:
     """Make a print-ready PDF puzzle book: title, copyright and contents pages, how to play, numbered
     puzzles grouped by grade and size, solutions at the back. The book is checked against its print
     profile (KDP or home printing) before anything is generated and again before it is written.
@@ -428,7 +439,7 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
     from hashi_print.render.book import BookOptions, check_book_plan, render_book
 
     out = out or f"output/hashi-book-{trim}.pdf"
-    for target in filter(None, (out, manifest)):
+    for target in filter(None, (out, manifest, cover_file)):
         check_target(target)
     if sizes and sizes.count(",") >= MAX_SIZES:
         raise click.BadParameter(f"at most {MAX_SIZES} sizes", param_hint="--sizes")
@@ -436,6 +447,8 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
     options = BookOptions(title=title, trim=trim, profile=profile, order=order, crop_marks=crop_marks,
                           per_page=per_page, author=author, year=year, isbn=isbn, credit=credit, color=color,
                           lang=lang)
+    if cover_file and profile != "kdp":
+        raise OptionError("--cover makes a KDP paperback cover: use it with --profile kdp")
     if from_file:
         puzzles = load_puzzles(from_file)
         with language(lang):
@@ -448,13 +461,21 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
         puzzles = list(_with_progress(generate_puzzles(requests, seed, density), len(requests)))
         with language(lang):
             note = _("seed {seed}").format(seed=seed)
-    result = render_book(puzzles, dataclasses.replace(options, note=note))
+    options = dataclasses.replace(options, note=note)
+    result = render_book(puzzles, options)
+    if cover_file:
+        from hashi_print.render.cover import render_cover
+
+        cover, what = render_cover(puzzles, options, result.pages, paper_type)
     path = write_atomic(out, result.pdf)
+    covered = write_atomic(cover_file, cover) if cover_file else None
     if manifest:
         write_atomic(manifest, json.dumps(result.manifest, indent=1) + "\n")
     for warning in result.warnings:
         click.echo(f"hashi-print: warning: {warning}", err=True)
     click.echo(f"{path}  {len(puzzles)} puzzles, {result.pages} pages ({trim}, {profile})")
+    if covered:
+        click.echo(f"{covered}  cover, {what}")
 
 
 @cli.command()

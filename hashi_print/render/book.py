@@ -29,6 +29,7 @@ from hashi_print.render.book_plan import (
     kdp_gutter,
     longest_id,
     plan_book,
+    row_tops,
     trim_size,
 )
 from hashi_print.render.canvas import PT, PdfCanvas, text_width, wrap_text
@@ -183,7 +184,7 @@ def _crop_marks(canvas: PdfCanvas, dx: float, dy: float, w: float, h: float) -> 
             canvas.line(x, y + sy * gap, x, y + sy * (gap + length), width=0.2)
 
 
-def _grade_mix(puzzles: Sequence[BookPuzzle]) -> str:
+def grade_mix(puzzles: Sequence[BookPuzzle]) -> str:
     """Say how many puzzles of each grade the book holds, easiest first."""
     counts = Counter(bp.grade for bp in puzzles)
     names = [d for d in GRADES if counts[d]]
@@ -198,7 +199,7 @@ def _size_names(sizes) -> str:
     return _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
 
 
-def _size_mix(puzzles: Sequence[BookPuzzle]) -> str:
+def size_mix(puzzles: Sequence[BookPuzzle]) -> str:
     """Say which grid sizes the book holds, smallest first."""
     return _("{sizes} grids").format(sizes=_size_names((bp.puzzle.cols, bp.puzzle.rows) for bp in puzzles))
 
@@ -267,8 +268,8 @@ def _draw_title_page(canvas, options: BookOptions, puzzles: Sequence[BookPuzzle]
     count = len(puzzles)
     what = ngettext("{count} bridge-building logic puzzle", "{count} bridge-building logic puzzles", count)
     canvas.text(cx, title_y + 18, what.format(count=count), size_pt=15, anchor="middle", color=INK)
-    canvas.text(cx, title_y + 27, _size_mix(puzzles), size_pt=11, anchor="middle", color=GREY)
-    canvas.text(cx, title_y + 34, _grade_mix(puzzles), size_pt=11, anchor="middle", color=GREY)
+    canvas.text(cx, title_y + 27, size_mix(puzzles), size_pt=11, anchor="middle", color=GREY)
+    canvas.text(cx, title_y + 34, grade_mix(puzzles), size_pt=11, anchor="middle", color=GREY)
     puzzle, solution = example_puzzle()
     cell = min(w * 0.6, h * 0.35) / puzzle.cols
     gx = cx - puzzle.cols * cell / 2
@@ -453,29 +454,20 @@ def _spread(total: float, block: float, n: int, gap: float) -> list[float]:
     return [start + i * (block + between) for i in range(n)]
 
 
-def row_origins(row: Row, box, top: float, gap: float, slot_above: float,
-                id_pt: float) -> list[tuple[float, float]]:
-    """Return the top-left corner of each grid block of a row whose slot starts at `top`."""
+def row_origins(row: Row, box, top: float, gap: float) -> list[tuple[float, float]]:
+    """Return the top-left corner of each grid block of a row whose block starts at `top`."""
     x, _, w, _ = box
-    arr = row.arrangement
-    block_w = row.grid[0] * arr.cell
-    block_h = slot_above + row.grid[1] * arr.cell + (ID_GAP + arr.id_lines * id_pt * PT * ID_LEADING
-                                                     if arr.id_lines else 0.0)
-    xs = _spread(w, block_w, arr.cols, gap)
-    y = top + (arr.slot_h - block_h) / 2
-    return [(x + xs[i], y) for i in range(len(row.numbers))]
+    xs = _spread(w, row.grid[0] * row.arrangement.cell, row.arrangement.cols, gap)
+    return [(x + xs[i], top) for i in range(len(row.numbers))]
 
 
 def _draw_grid_page(canvas, page: Page, puzzles: Sequence[BookPuzzle], box, id_pt: float) -> None:
     """Draw a page of puzzles or solutions: its rows from the top, each grid at its size's one scale."""
     slot = PUZZLE_SLOT if page.kind == "puzzles" else SOLUTION_SLOT
     draw = _draw_puzzle_block if page.kind == "puzzles" else _draw_solution_block
-    top = box[1]
-    for row in page.rows:
-        for number, origin in zip(row.numbers, row_origins(row, box, top, slot.gap, slot.above, id_pt),
-                                  strict=True):
+    for row, top in zip(page.rows, row_tops(page, box[3], slot.gap), strict=True):
+        for number, origin in zip(row.numbers, row_origins(row, box, box[1] + top, slot.gap), strict=True):
             draw(canvas, puzzles[number - 1], number, row.arrangement.cell, origin, id_pt)
-        top += row.arrangement.slot_h + slot.gap
 
 
 def _running_head(canvas, page: Page, page_no: int, trim: str, margins: Margins, profile: str) -> None:

@@ -84,6 +84,7 @@ class Arrangement:
     slot_w: float
     slot_h: float
     id_lines: int
+    block_h: float
 
     @property
     def per_page(self) -> int:
@@ -107,6 +108,8 @@ class Page:
     kind: str
     rows: tuple[Row, ...] = ()
     section: str = ""
+    # Full pages spread their rows over the type area; a section's last page keeps them at the top.
+    full: bool = False
 
     @property
     def numbers(self) -> tuple[int, ...]:
@@ -222,7 +225,7 @@ def arrange(grid_cols: int, grid_rows: int, box_w: float, box_h: float, slot: Sl
             lines = len(id_lines(id_chars, grid_cols * cell, id_pt)) if slot.with_id and id_chars else 0
             tall = slot.above + grid_rows * cell + id_block(lines, id_pt)
             if cell >= slot.min_cell and tall <= slot_h + 1e-9:
-                options.append(Arrangement(cols, rows, cell, slot_w, slot_h, lines))
+                options.append(Arrangement(cols, rows, cell, slot_w, slot_h, lines, tall))
     if want is not None:
         enough = [a for a in options if a.per_page >= want]
         if not enough:
@@ -287,21 +290,33 @@ def _rows(numbers: Sequence[int], shapes: Sequence[Shape],
 
 def paginate(rows: Sequence[Row], box_h: float, slot: SlotStyle, cap: int, kind: str,
              section: str) -> list[Page]:
-    """Stack rows onto pages while their slots fit the type area and the page holds at most `cap` grids."""
+    """Stack rows onto pages while their grids fit the type area and the page holds at most `cap` grids."""
     pages: list[Page] = []
     current: list[Row] = []
     used = 0.0
     for row in rows:
-        need = row.arrangement.slot_h + (slot.gap if current else 0.0)
+        need = row.arrangement.block_h + (slot.gap if current else 0.0)
         count = sum(len(r.numbers) for r in current)
         if current and (used + need > box_h + 1e-6 or count + len(row.numbers) > cap):
-            pages.append(Page(kind, tuple(current), section))
-            current, used, need = [], 0.0, row.arrangement.slot_h
+            pages.append(Page(kind, tuple(current), section, full=True))
+            current, used, need = [], 0.0, row.arrangement.block_h
         current.append(row)
         used += need
     if current:
         pages.append(Page(kind, tuple(current), section))
     return pages
+
+
+def row_tops(page: Page, box_h: float, gap: float) -> list[float]:
+    """Return the top of each row below the type area's top: spread out on a full page, packed otherwise."""
+    heights = [row.arrangement.block_h for row in page.rows]
+    free = box_h - sum(heights) - gap * (len(heights) - 1)
+    extra = free / len(heights) if page.full else 0.0
+    tops, y = [], extra / 2
+    for h in heights:
+        tops.append(y)
+        y += h + gap + extra
+    return tops
 
 
 def kdp_padding(pages: int) -> int:

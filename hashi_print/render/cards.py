@@ -14,10 +14,18 @@ from hashi_print.game.deck import Card, Deck
 from hashi_print.i18n import _, language, ngettext
 from hashi_print.render.canvas import Canvas, PdfCanvas, SvgCanvas
 from hashi_print.render.paper import BLUE, PAPER
-from hashi_print.render.preflight import HOME_SAFE_MM, home_sheet
+from hashi_print.render.preflight import (
+    HOME_MIN_TEXT_PT,
+    HOME_SAFE_MM,
+    SHOP_SAFE_MM,
+    Preflight,
+    home_sheet,
+    uniform,
+)
 
 CARD_W, CARD_H = 63.5, 88.9
 BLEED = 3.0
+MIN_BLEED, MAX_BLEED = 1.0, 10.0
 COLS, ROWS = 3, 3
 PER_PAGE = COLS * ROWS
 FRONT_BG = "#fbf6e9"
@@ -180,19 +188,32 @@ def render_cards_pdf(deck: Deck, paper: str, out: str | Path, lang: str = "en") 
     return Path(out)
 
 
-def render_cards_printshop(deck: Deck, out: str | Path, lang: str = "en") -> Path:
-    """Write one page per card face with 3 mm bleed, TrimBox and BleedBox: front, back, front, ..."""
-    pw, ph = CARD_W + 2 * BLEED, CARD_H + 2 * BLEED
+def check_bleed(bleed: float) -> float:
+    """Return the print-shop bleed in mm, or raise OptionError when it is not between 1 and 10 mm."""
+    if not MIN_BLEED <= bleed <= MAX_BLEED:
+        raise OptionError(f"--bleed {bleed:g}: use {MIN_BLEED:g} to {MAX_BLEED:g} mm (3 is usual, 3.175 for "
+                          "US printers)")
+    return bleed
+
+
+def render_cards_printshop(deck: Deck, out: str | Path, bleed: float = BLEED, color: str = "rgb",
+                           lang: str = "en") -> Path:
+    """Write one page per card face with bleed, TrimBox and BleedBox: front, back, front, ..."""
+    check_bleed(bleed)
+    pw, ph = CARD_W + 2 * bleed, CARD_H + 2 * bleed
+    # A print shop's cut wanders up to about 3 mm: text and lines keep that far inside the trim.
+    rules = uniform("a print shop", HOME_MIN_TEXT_PT, bleed + SHOP_SAFE_MM, fills_may_bleed=True)
     with language(lang):
-        cv = PdfCanvas(out, pw, ph, title=_("Hashi cards, print-shop version with 3 mm bleed"))
-        cv.set_boxes(trim=(BLEED, BLEED, CARD_W, CARD_H), bleed=(0.0, 0.0, pw, ph))
-        box = (BLEED, BLEED, CARD_W, CARD_H)
+        cv = PdfCanvas(out, pw, ph, title=_("Hashi cards, print-shop version with 3 mm bleed"), color=color,
+                       preflight=Preflight(rules, pw, ph))
+        cv.set_boxes(trim=(bleed, bleed, CARD_W, CARD_H), bleed=(0.0, 0.0, pw, ph))
+        box = (bleed, bleed, CARD_W, CARD_H)
         for k, card in enumerate(deck.cards):
             if k:
                 cv.new_page()
-            draw_card_front(cv, card, box, bleed=BLEED)
+            draw_card_front(cv, card, box, bleed=bleed)
             cv.new_page()
-            draw_card_back(cv, box, bleed=BLEED)
+            draw_card_back(cv, box, bleed=bleed)
         cv.save()
     return Path(out)
 

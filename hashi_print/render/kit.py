@@ -11,7 +11,7 @@ from hashi_print.game.board import BoardSide, builtin_side, load_side
 from hashi_print.game.deck import Deck, load_deck
 from hashi_print.game.scoring import Scoring, load_scoring
 from hashi_print.i18n import LANGUAGES, N_, _, check_language, language
-from hashi_print.render.cards import render_cards_pdf, render_cards_printshop, render_cards_svg
+from hashi_print.render.cards import BLEED, render_cards_pdf, render_cards_printshop, render_cards_svg
 from hashi_print.render.leaflet import leaflet_examples, render_leaflet
 from hashi_print.render.sheet import render_sheet
 from hashi_print.render.solo import render_solo
@@ -72,8 +72,12 @@ def build_kits(out_dir: str | Path, paper: str = "both", lang: str = "en",
 
 def build_kit(out_dir: str | Path, paper: str = "both", *, side_a: BoardSide | str | Path | None = None,
               side_b: BoardSide | str | Path | None = None, deck: Deck | str | Path | None = None,
-              scoring: Scoring | str | Path | None = None, lang: str = "en") -> list[tuple[Path, str]]:
-    """Write every product in language `lang` into `out_dir` and an index.md; return (path, what it is)."""
+              scoring: Scoring | str | Path | None = None, lang: str = "en", bleed: float = BLEED,
+              color: str = "rgb") -> list[tuple[Path, str]]:
+    """Write every product in language `lang` into `out_dir` and an index.md; return (path, what it is).
+
+    `bleed` (mm) and `color` (rgb or cmyk) apply to the print-shop cards.
+    """
     papers = papers_of(paper)
     data = load_kit_data(side_a, side_b, deck, scoring)
     out = Path(out_dir)
@@ -98,9 +102,12 @@ def build_kit(out_dir: str | Path, paper: str = "both", *, side_a: BoardSide | s
             written.append((render_leaflet(data.side_a, data.scoring, p, "pdf", out / f"rules-{p}.pdf",
                                            examples=examples, lang=lang),
                             _("rules leaflet (2 pages), {paper}: print double-sided").format(paper=name)))
-        written.append((render_cards_printshop(data.deck, out / "cards-printshop.pdf", lang=lang),
-                        _("the 18 cards for a print shop: one poker-size card face per page with 3 mm bleed "
-                          "(TrimBox/BleedBox set), front then back")))
+        what = _("the 18 cards for a print shop: one poker-size card face per page with 3 mm bleed "
+                 "(TrimBox/BleedBox set), front then back")
+        if (bleed, color) != (BLEED, "rgb"):
+            what += f" [{bleed:g} mm, {color.upper()}]"
+        shop = render_cards_printshop(data.deck, out / "cards-printshop.pdf", bleed, color, lang=lang)
+        written.append((shop, what))
         for sp in papers:
             written += svg_files(data, sp, out / "svg" / sp, examples, lang)
         written += sample_books(out, papers, lang)

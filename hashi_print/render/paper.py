@@ -10,6 +10,9 @@ TRIMS = {**PAPER, "6x9": (6 * INCH, 9 * INCH), "8.5x11": (8.5 * INCH, 11 * INCH)
 PROFILES = ("pnp", "kdp")
 # How colours are written into a PDF: RGB for screens and home printers, CMYK for print shops.
 COLOR_MODELS = ("rgb", "cmyk")
+# KDP's interior papers and their thickness per page in inches (it sets a paperback's spine width).
+PAPER_THICKNESS_IN = {"white": 0.002252, "cream": 0.0025}
+PAPER_TYPES = tuple(PAPER_THICKNESS_IN)
 
 # The inks: near-black text and puzzle grids, the game's blue, and grey for small print.
 INK = "#1a1a1a"

@@ -50,6 +50,8 @@ class PrintRules:
     safe: Callable[[int], Insets]
     # Backgrounds (fill-only shapes) may run to the page edge: into the bleed of a print-shop file.
     fills_may_bleed: bool = False
+    # Areas no glyph or line may touch, with their names (a cover's spine folds, its barcode box).
+    keep_out: tuple[tuple[tuple[float, float, float, float], str], ...] = ()
 
 
 def uniform(name: str, min_text_pt: float, inset: float, fills_may_bleed: bool = False) -> PrintRules:
@@ -107,7 +109,9 @@ class Preflight:
         if size_pt < self.rules.min_text_pt - 1e-6:
             self._problems.append(f"page {self.page}: the text {shown!r} is set at {size_pt:.2g} pt; "
                                   f"{self.rules.name} needs at least {self.rules.min_text_pt:g} pt")
-        self._inside(glyph_box(x, y, s, size_pt, anchor, bold, font, angle), f"the text {shown!r}")
+        box = glyph_box(x, y, s, size_pt, anchor, bold, font, angle)
+        self._inside(box, f"the text {shown!r}")
+        self._clear_of(box, f"the text {shown!r}")
 
     def mark(self, box: tuple[float, float, float, float], what: str, fill_only: bool = False) -> None:
         """Check a line or shape whose ink covers `box` (left, top, right, bottom)."""
@@ -115,6 +119,14 @@ class Preflight:
             self._inside(box, what, Insets(0.0, 0.0, 0.0, 0.0), "the page")
         else:
             self._inside(box, what)
+            self._clear_of(box, what)
+
+    def _clear_of(self, box: tuple[float, float, float, float], what: str) -> None:
+        """Record a problem when the box touches an area that must stay clear."""
+        left, top, right, bottom = box
+        for (x0, y0, x1, y1), name in self.rules.keep_out:
+            if left < x1 and right > x0 and top < y1 and bottom > y0:
+                self._problems.append(f"page {self.page}: {what} reaches into {name}")
 
     def _inside(self, box: tuple[float, float, float, float], what: str, insets: Insets | None = None,
                 area: str | None = None) -> None:

@@ -426,7 +426,7 @@ def test_mixed_size_pages_keep_every_grid_inside_the_type_area(trim, profile):
             continue
         slot = PUZZLE_SLOT if page.kind == "puzzles" else SOLUTION_SLOT
         _, _, w, h = content_box(page_no, trim, margins)
-        assert sum(r.arrangement.slot_h for r in page.rows) + (len(page.rows) - 1) * slot.gap <= h + 1e-6
+        assert sum(r.arrangement.block_h for r in page.rows) + (len(page.rows) - 1) * slot.gap <= h + 1e-6
         for row in page.rows:
             a = row.arrangement
             assert len(row.numbers) <= a.cols

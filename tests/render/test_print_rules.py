@@ -114,3 +114,38 @@ def test_fonts_are_checked_in_the_written_bytes():
     plain.drawString(10, 10, "x")
     plain.save()
     assert any("Helvetica is not embedded" in p for p in font_problems(buf.getvalue()))
+
+
+@pytest.mark.parametrize("bleed,color", [(3.0, "rgb"), (3.175, "cmyk")])
+def test_print_shop_cards_take_the_bleed_asked_for_and_keep_ink_3_mm_inside_the_trim(tmp_path, bleed, color):
+    from hashi_print.game.deck import load_deck
+    from hashi_print.render.cards import render_cards_printshop
+
+    path = render_cards_printshop(load_deck(), tmp_path / "shop.pdf", bleed, color)
+    reader = PdfReader(path)
+    assert len(reader.pages) == 36
+    for index in (0, 1, 35):
+        page = reader.pages[index]
+        w, h = page_size_mm(reader, index)
+        assert w == pytest.approx(63.5 + 2 * bleed, abs=0.01)
+        assert h == pytest.approx(88.9 + 2 * bleed, abs=0.01)
+        assert float(page.trimbox.left) * 25.4 / 72 == pytest.approx(bleed, abs=0.01)
+        glyphs, inks = page_ink(reader, index)
+        for item in [*glyphs, *(i for i in inks if i.stroked)]:
+            assert min(edge_gaps(item.box, w, h)) >= bleed + 3.0 - 1e-3
+        backgrounds = [i for i in inks if i.filled and not i.stroked and i.box[2] - i.box[0] > w - 0.01]
+        assert backgrounds, "the card colour runs to the edge of the bleed"
+        if color == "cmyk":
+            assert all(g.fill[0] == "k" for g in glyphs)
+            assert all(i.stroke[0] == "K" for i in inks if i.stroked)
+            assert b" rg" not in page.get_contents().get_data()
+
+
+def test_a_bleed_outside_1_to_10_mm_is_refused(tmp_path):
+    from click.testing import CliRunner
+
+    from hashi_print.cli import cli
+
+    result = CliRunner().invoke(cli, ["kit", "--out", str(tmp_path / "k"), "--bleed", "0.2"])
+    assert result.exit_code == 2 and "--bleed 0.2" in result.output
+    assert not (tmp_path / "k").exists()

@@ -1,0 +1,206 @@
+"""A KDP paperback cover: back, spine and front on one sheet with 0.125 in bleed, sized from the page count.
+
+KDP's published rules (Create a Paperback Cover): bleed of 0.125 in on the outer edges; spine width
+is the page count times the paper's thickness per page (white 0.002252 in, cream 0.0025 in); spine
+text only for books of at least 79 pages, kept 0.0625 in from each spine edge; text at least
+0.125 in inside the trim; a 2 x 1.2 in barcode area at the foot of the back cover kept clear.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hashi_print.errors import OptionError
+from hashi_print.puzzle.book import BookPuzzle
+from hashi_print.render.book import BookOptions, example_puzzle, grade_mix, size_mix
+from hashi_print.render.book_plan import trim_size
+from hashi_print.render.canvas import PT, PdfCanvas, text_width, wrap_text
+from hashi_print.render.paper import BLUE, INCH, PAPER_THICKNESS_IN, PAPER_TYPES
+from hashi_print.render.preflight import KDP_MIN_TEXT_PT, Insets, Preflight, PrintRules
+from hashi_print.render.puzzle import PICTURE_STYLE, draw_puzzle
+
+BLEED = 0.125 * INCH
+SAFE = 0.125 * INCH
+SPINE_TEXT_MIN_PAGES = 79
+SPINE_MARGIN = 0.0625 * INCH
+BARCODE_W, BARCODE_H = 2.0 * INCH, 1.2 * INCH
+# KDP places the barcode 0.25 in from the spine fold and from the bottom trim of the back cover.
+BARCODE_INSET = 0.25 * INCH
+WHITE = "#ffffff"
+PALE = "#dbe7f5"
+SPINE_PT = 10.0
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class CoverGeometry:
+    """Where the panels of a flat cover lie, in mm from the top-left corner of the sheet with bleed."""
+
+    trim_w: float
+    trim_h: float
+    spine: float
+
+    @property
+    def width(self) -> float:
+        """The sheet's width: bleed, back, spine, front, bleed."""
+        return 2 * BLEED + 2 * self.trim_w + self.spine
+
+    @property
+    def height(self) -> float:
+        """The sheet's height: bleed, trim height, bleed."""
+        return 2 * BLEED + self.trim_h
+
+    @property
+    def back(self) -> Box:
+        """The back cover's trimmed panel (x, y, w, h)."""
+        return BLEED, BLEED, self.trim_w, self.trim_h
+
+    @property
+    def spine_box(self) -> Box:
+        """The spine between its two folds (x, y, w, h)."""
+        return BLEED + self.trim_w, BLEED, self.spine, self.trim_h
+
+    @property
+    def front(self) -> Box:
+        """The front cover's trimmed panel (x, y, w, h)."""
+        return BLEED + self.trim_w + self.spine, BLEED, self.trim_w, self.trim_h
+
+    @property
+    def barcode(self) -> tuple[float, float, float, float]:
+        """The barcode area on the back cover as (left, top, right, bottom)."""
+        right = BLEED + self.trim_w - BARCODE_INSET
+        bottom = BLEED + self.trim_h - BARCODE_INSET
+        return right - BARCODE_W, bottom - BARCODE_H, right, bottom
+
+
+def spine_width(pages: int, paper: str) -> float:
+    """Return the spine width in mm of a paperback of `pages` pages on white or cream paper."""
+    if paper not in PAPER_THICKNESS_IN:
+        raise OptionError(f"paper {paper!r}: use {' or '.join(PAPER_TYPES)}")
+    return pages * PAPER_THICKNESS_IN[paper] * INCH
+
+
+def cover_geometry(trim: str, pages: int, paper: str) -> CoverGeometry:
+    """Lay out a cover for a trim, page count and paper."""
+    w, h = trim_size(trim)
+    return CoverGeometry(w, h, spine_width(pages, paper))
+
+
+def spine_text_size(geo: CoverGeometry, pages: int, text: str) -> float | None:
+    """Return the spine text size in points, or None where KDP allows no spine text or it does not fit."""
+    if pages < SPINE_TEXT_MIN_PAGES:
+        return None
+    room = geo.spine - 2 * SPINE_MARGIN
+    # The text's height across the spine is about its ascent plus descent: one em of Vera Sans.
+    size = min(SPINE_PT, 0.95 * room / PT)
+    if size < KDP_MIN_TEXT_PT:
+        return None
+    while size >= KDP_MIN_TEXT_PT and text_width(text, size, bold=True) > geo.trim_h - 2 * SAFE - 20:
+        size -= 0.5
+    return size if size >= KDP_MIN_TEXT_PT else None
+
+
+def cover_rules(geo: CoverGeometry) -> PrintRules:
+    """KDP's cover rules as a preflight: safe area inside the trim, folds and barcode area kept clear."""
+    inset = BLEED + SAFE
+    sx, _, sw, _ = geo.spine_box
+    folds = tuple(((x - SPINE_MARGIN, 0.0, x + SPINE_MARGIN, geo.height), f"the spine fold at {x:.1f} mm")
+                  for x in (sx, sx + sw))
+    return PrintRules("a KDP cover", KDP_MIN_TEXT_PT, lambda page: Insets(inset, inset, inset, inset),
+                      fills_may_bleed=True, keep_out=(*folds, (geo.barcode, "the barcode area")))
+
+
+def _centred_lines(cv, cx: float, y: float, lines: Sequence[str], size: float, bold: bool,
+                   color: str) -> float:
+    """Draw lines centred on cx from baseline y; return the baseline after the last."""
+    for line in lines:
+        cv.text(cx, y, line, size_pt=size, anchor="middle", bold=bold, color=color)
+        y += size * PT * 1.25
+    return y
+
+
+def _draw_front(cv, geo: CoverGeometry, options: BookOptions, puzzles: Sequence[BookPuzzle]) -> None:
+    """The front: title, what is inside, a solved puzzle on a white panel, and the author."""
+    x, y, w, h = geo.front
+    cx, inner = x + w / 2, w - 2 * SAFE - 8
+    size = 40.0
+    words = options.title.split() or [""]
+    while size > 20 and max(text_width(word, size, bold=True) for word in words) > inner:
+        size -= 1
+    lines = wrap_text(options.title, size, inner, bold=True)[:3]
+    yy = _centred_lines(cv, cx, y + h * 0.14, lines, size, True, WHITE)
+    count = len(puzzles)
+    yy = _centred_lines(cv, cx, yy + 4, [f"{count} bridge-building logic puzzle{'s' if count != 1 else ''}"],
+                        15, False, WHITE)
+    _centred_lines(cv, cx, yy + 1, [grade_mix(puzzles)], 11, False, PALE)
+    puzzle, solution = example_puzzle()
+    side = min(w * 0.55, h * 0.4)
+    px, py = cx - side / 2, y + h * 0.45
+    cv.rect(px - 6, py - 6, side + 12, side + 12, stroke=None, fill=WHITE)
+    draw_puzzle(cv, puzzle, px, py, side / puzzle.cols, solution=solution, style=PICTURE_STYLE)
+    if options.author:
+        _centred_lines(cv, cx, y + h - SAFE - 10, [options.author], 16, False, WHITE)
+
+
+def back_text(options: BookOptions, puzzles: Sequence[BookPuzzle]) -> list[str]:
+    """The paragraphs of the back cover."""
+    count = len(puzzles)
+    return [
+        f"{count} Hashiwokakero puzzles: join the islands with bridges so that each island has as many "
+        "bridges as its number says, the bridges never cross, and every island is connected.",
+        f"{size_mix(puzzles).capitalize()}, from easy to hard ({grade_mix(puzzles)}). Every puzzle has "
+        "exactly one solution, proven by a computer, and can be solved by logic alone.",
+        "The rules and a worked example are inside; the solutions are at the back of the book.",
+    ]
+
+
+def _draw_back(cv, geo: CoverGeometry, options: BookOptions, puzzles: Sequence[BookPuzzle]) -> None:
+    """The back: a few paragraphs about the book above the barcode area."""
+    x, y, w, _ = geo.back
+    left, width = x + SAFE + 6, w - 2 * SAFE - 12
+    yy = y + SAFE + 22
+    cv.text(left, yy, options.title, size_pt=18, bold=True, color=WHITE)
+    yy += 12
+    for para in back_text(options, puzzles):
+        for line in wrap_text(para, 11, width):
+            cv.text(left, yy, line, size_pt=11, color=WHITE)
+            yy += 11 * PT * 1.45
+        yy += 4
+    if options.isbn:
+        cv.text(left, geo.barcode[1] - 6, f"ISBN {options.isbn}", size_pt=9, color=PALE)
+
+
+def _draw_spine(cv, geo: CoverGeometry, options: BookOptions, pages: int) -> bool:
+    """Draw the spine text (top to bottom) where KDP allows it and it fits; return whether it was drawn."""
+    text = " · ".join(p for p in (options.title, options.author) if p)
+    size = spine_text_size(geo, pages, text)
+    if size is None:
+        return False
+    sx, sy, sw, sh = geo.spine_box
+    # Turned clockwise, the glyphs' tops face the front cover: centre the line across the spine.
+    cv.text(sx + sw / 2 - 0.26 * size * PT, sy + sh / 2, text, size_pt=size, anchor="middle", bold=True,
+            color=WHITE, angle=270)
+    return True
+
+
+def render_cover(puzzles: Sequence[BookPuzzle], options: BookOptions, pages: int,
+                 paper: str) -> tuple[bytes, str]:
+    """Draw and preflight the cover of a `pages`-page book; return the PDF and a line describing it."""
+    if options.profile != "kdp":
+        raise OptionError("--cover makes a KDP paperback cover: use it with --profile kdp")
+    geo = cover_geometry(options.trim, pages, paper)
+    preflight = Preflight(cover_rules(geo), geo.width, geo.height)
+    cv = PdfCanvas(None, geo.width, geo.height, title=f"{options.title} (cover)", author=options.author,
+                   color=options.color, preflight=preflight)
+    cv.set_boxes(trim=(BLEED, BLEED, geo.width - 2 * BLEED, geo.trim_h), bleed=(0, 0, geo.width, geo.height))
+    cv.rect(0, 0, geo.width, geo.height, stroke=None, fill=BLUE)
+    _draw_back(cv, geo, options, puzzles)
+    spine = _draw_spine(cv, geo, options, pages)
+    _draw_front(cv, geo, options, puzzles)
+    data = cv.tobytes("the cover")
+    words = "with spine text" if spine else (
+        f"no spine text (KDP allows it from {SPINE_TEXT_MIN_PAGES} pages)" if pages < SPINE_TEXT_MIN_PAGES
+        else "no spine text (the spine is too narrow for 7 pt)")
+    return data, (f"{geo.width / INCH:.3f} x {geo.height / INCH:.3f} in, spine {geo.spine / INCH:.3f} in "
+                  f"on {paper} paper, {words}")

@@ -1,0 +1,111 @@
+"""The KDP paperback cover, measured from its PDF: size from page count and paper, spine text, safe areas."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from hashi_print.cli import cli
+from hashi_print.puzzle.book import book_plan_requests, generate_puzzles
+from hashi_print.render.book import BookOptions
+from hashi_print.render.cover import render_cover
+from tests.pdfink import page_ink, page_size_mm
+
+INCH = 25.4
+# KDP's published paper thickness per page, in inches.
+THICKNESS = {"white": 0.002252, "cream": 0.0025}
+
+
+@pytest.fixture(scope="module")
+def puzzles():
+    """Four small generated puzzles (the cover only counts and describes them)."""
+    return list(generate_puzzles(book_plan_requests(4, [(7, 7)], "mixed"), seed=9))
+
+
+def _cover(puzzles, pages: int, paper: str = "white", **kw):
+    """Render a 6x9 cover for a book of `pages` pages and read it back."""
+    options = BookOptions(title="Island Hopping", trim="6x9", profile="kdp", author="Ann Example", **kw)
+    data, what = render_cover(puzzles, options, pages, paper)
+    return PdfReader(io.BytesIO(data)), what
+
+
+@pytest.mark.parametrize("pages,paper", [(24, "white"), (120, "white"), (120, "cream"), (300, "cream")])
+def test_the_cover_is_back_spine_and_front_with_bleed_sized_from_pages_and_paper(puzzles, pages, paper):
+    reader, _ = _cover(puzzles, pages, paper)
+    w, h = page_size_mm(reader)
+    spine = pages * THICKNESS[paper] * INCH
+    assert w == pytest.approx((0.125 + 6 + 6 + 0.125) * INCH + spine, abs=0.01)
+    assert h == pytest.approx((0.125 + 9 + 0.125) * INCH, abs=0.01)
+    page = reader.pages[0]
+    assert float(page.trimbox.width) * 25.4 / 72 == pytest.approx(12 * INCH + spine, abs=0.01)
+    assert float(page.bleedbox.width) == pytest.approx(float(page.mediabox.width), abs=0.01)
+
+
+def _spine_glyphs(reader, pages, paper):
+    """The glyphs whose boxes touch the spine, and the spine's left and right folds in mm."""
+    left = (0.125 + 6) * INCH
+    right = left + pages * THICKNESS[paper] * INCH
+    glyphs, _ = page_ink(reader, 0)
+    return [g for g in glyphs if g.box[0] < right and g.box[2] > left], left, right
+
+
+def test_no_spine_text_below_79_pages_nor_where_7_pt_would_not_fit(puzzles):
+    reader, what = _cover(puzzles, 78, "cream")
+    touching, _, _ = _spine_glyphs(reader, 78, "cream")
+    assert touching == [] and "from 79 pages" in what
+    # 80 pages of white paper make a 4.6 mm spine: 1.4 mm between the margins, too little for 7 pt.
+    reader, what = _cover(puzzles, 80, "white")
+    touching, _, _ = _spine_glyphs(reader, 80, "white")
+    assert touching == [] and "too narrow" in what
+
+
+@pytest.mark.parametrize("pages", [120, 200])
+def test_spine_text_from_79_pages_keeps_a_sixteenth_inch_from_each_fold(puzzles, pages):
+    reader, what = _cover(puzzles, pages, "white")
+    touching, left, right = _spine_glyphs(reader, pages, "white")
+    assert touching and "with spine text" in what
+    for g in touching:
+        assert g.box[0] >= left + 0.0625 * INCH - 1e-3 and g.box[2] <= right - 0.0625 * INCH + 1e-3
+        # It runs down the spine: taller than wide.
+        assert g.box[3] - g.box[1] > 5 * (g.box[2] - g.box[0])
+        assert g.size >= 7.0
+
+
+def test_cover_text_is_7_pt_or_more_inside_the_trim_and_clear_of_the_barcode_area(puzzles):
+    reader, _ = _cover(puzzles, 200, "white", isbn="978-3-16-148410-0")
+    w, h = page_size_mm(reader)
+    glyphs, inks = page_ink(reader, 0)
+    safe = (0.125 + 0.125) * INCH
+    back_right, bottom = (0.125 + 6) * INCH, h - 0.125 * INCH
+    barcode = (back_right - 0.25 * INCH - 2 * INCH, bottom - 0.25 * INCH - 1.2 * INCH,
+               back_right - 0.25 * INCH, bottom - 0.25 * INCH)
+    assert any("ISBN 978-3-16-148410-0" in g.text for g in glyphs)
+    for g in glyphs:
+        left, top, right, low = g.box
+        assert g.size >= 7.0
+        assert min(left, top, w - right, h - low) >= safe - 1e-3
+        assert right <= barcode[0] or left >= barcode[2] or low <= barcode[1] or top >= barcode[3], g.text
+    for ink in inks:
+        if ink.stroked:
+            left, top, right, low = ink.box
+            assert right <= barcode[0] or left >= barcode[2] or low <= barcode[1] or top >= barcode[3]
+
+
+def test_book_cover_command_matches_the_interior_page_count(tmp_path):
+    book, cover = tmp_path / "b.pdf", tmp_path / "c.pdf"
+    args = ["book", "--count", "3", "--size", "7x7", "--trim", "6x9", "--profile", "kdp", "--out", str(book),
+            "--cover", str(cover), "--paper-type", "cream"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    pages = len(PdfReader(book).pages)
+    w, _ = page_size_mm(PdfReader(cover))
+    assert w == pytest.approx(12.25 * INCH + pages * 0.0025 * INCH, abs=0.01)
+    first = cover.read_bytes()
+    assert CliRunner().invoke(cli, args).exit_code == 0 and cover.read_bytes() == first
+    refused = CliRunner().invoke(cli, ["book", "--count", "1", "--cover", str(tmp_path / "x.pdf"),
+                                       "--out", str(tmp_path / "y.pdf")])
+    assert refused.exit_code == 2 and "--profile kdp" in refused.output
+    assert not (tmp_path / "x.pdf").exists() and not (tmp_path / "y.pdf").exists()
