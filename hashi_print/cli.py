@@ -252,7 +252,7 @@ def validate_cmd(sheet: str, layout: str | None, deck_file: str | None, scoring_
     from hashi_print.sheets.validate import default_deck, default_scoring, report_lines, validate_file
 
     if level is not None and not solo:
-        raise click.UsageError("--level chooses the turn limits of a solo game: add --solo")
+        raise OptionError("--level chooses the turn limits of a solo game: add --solo")
     side = load_side(layout) if layout else None
     report = validate_file(sheet, side, default_deck(deck_file), default_scoring(scoring_file), partial,
                            solo, level)
@@ -442,7 +442,7 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
     for target in filter(None, (out, manifest, cover_file)):
         check_target(target)
     if sizes and sizes.count(",") >= MAX_SIZES:
-        raise click.BadParameter(f"at most {MAX_SIZES} sizes", param_hint="--sizes")
+        raise OptionError(f"--sizes: at most {MAX_SIZES} sizes")
     lang = lang.lower()
     options = BookOptions(title=title, trim=trim, profile=profile, order=order, crop_marks=crop_marks,
                           per_page=per_page, author=author, year=year, isbn=isbn, credit=credit, color=color,

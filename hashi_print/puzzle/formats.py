@@ -343,29 +343,30 @@ def read_puzzle(arg: str) -> Puzzle:
 
 def read_puzzle_lines(path: str | Path) -> list[tuple[int, Puzzle, Solution | None, dict]]:
     """Read a file of puzzles, one per line (IDs, URLs or JSON objects), or one grid/.has/JSON puzzle."""
-    p = Path(path)
-    text = read_text(p)
+    return parse_puzzle_lines(read_text(path), str(path))
+
+
+def parse_puzzle_lines(text: str, source: str) -> list[tuple[int, Puzzle, Solution | None, dict]]:
+    """Parse puzzles one per line (IDs, URLs or JSON objects), or one grid/.has/JSON puzzle."""
+    text = text.removeprefix(BOM)
     lines = [(n, ln.strip()) for n, ln in enumerate(text.splitlines(), 1)]
     lines = [(n, ln) for n, ln in lines if ln and not ln.startswith("#")]
     one_per_line = lines and all(
         ln.startswith("{") or "?hashi/" in ln or re.match(r"^\d+x\d+[^:\s]*:", ln) for _, ln in lines)
     if not one_per_line:
-        return [(1, parse_puzzle(text, str(p)), None, {})]
+        return [(1, parse_puzzle(text, source), None, {})]
     if len(lines) > MAX_PUZZLES:
         raise FormatError(f"the file holds {len(lines)} puzzles; at most {MAX_PUZZLES} are read",
-                          source=str(p))
+                          source=source)
     out = []
     for n, ln in lines:
-        if ln.startswith("{"):
-            try:
-                out.append((n, *puzzle_from_json(parse_json(ln, str(p)), str(p))))
-            except HashiError as err:
-                raise FormatError(err.message, source=str(p), line=n) from None
-        else:
-            try:
-                out.append((n, parse_puzzle(ln, str(p)), None, {}))
-            except HashiError as err:
-                raise FormatError(err.message, source=str(p), line=n) from None
+        try:
+            if ln.startswith("{"):
+                out.append((n, *puzzle_from_json(parse_json(ln, source), source)))
+            else:
+                out.append((n, parse_puzzle(ln, source), None, {}))
+        except HashiError as err:
+            raise FormatError(err.message, source=source, line=n) from None
     return out
 
 
