@@ -20,6 +20,7 @@ from starlette.routing import Route
 
 from hashi_print.errors import HashiError
 from hashi_print.game.scoring import SoloLevel
+from hashi_print.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, language, ngettext
 from hashi_print.puzzle.model import GRADES
 from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES, MODES
 from hashi_print.web import tasks
@@ -34,13 +35,14 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 PAGES = {
     "/": ("home.html", "Hashi"),
-    "/play": ("play.html", "Play a puzzle"),
-    "/new": ("new.html", "New puzzle"),
-    "/lab": ("lab.html", "Solver lab"),
-    "/game": ("game.html", "Hashi solo"),
-    "/cards": ("cards.html", "Card flipper"),
-    "/help": ("help.html", "How to play"),
+    "/play": ("play.html", N_("Play a puzzle")),
+    "/new": ("new.html", N_("New puzzle")),
+    "/lab": ("lab.html", N_("Solver lab")),
+    "/game": ("game.html", N_("Hashi solo")),
+    "/cards": ("cards.html", N_("Card flipper")),
+    "/help": ("help.html", N_("How to play")),
 }
+LANG_COOKIE = "lang"
 _TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
           ".png": "image/png", ".svg": "image/svg+xml"}
 
@@ -143,6 +145,33 @@ def turns_field(body: dict) -> list[dict]:
     return out
 
 
+# --- the page language ------------------------------------------------------------------------
+
+def accepted_language(header: str) -> str:
+    """The best of the product's languages in an Accept-Language header (by q-value), else English."""
+    best, best_q = "en", 0.0
+    for part in header.split(",")[:32]:
+        tag, _sep, params = part.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                q = 0.0
+        code = tag.strip().lower().split("-")[0]
+        if code in LANGUAGES and q > best_q:
+            best, best_q = code, q
+    return best
+
+
+def request_language(request: Request) -> str:
+    """The language a page is shown in: ?lang=, else the one chosen before (cookie), else the browser's."""
+    for chosen in (request.query_params.get("lang", ""), request.cookies.get(LANG_COOKIE, "")):
+        if chosen.lower() in LANGUAGES:
+            return chosen.lower()
+    return accepted_language(request.headers.get("accept-language", ""))
+
+
 # --- the app ---------------------------------------------------------------------------------
 
 def create_app(settings: Settings | None = None) -> Starlette:
@@ -150,12 +179,22 @@ def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     pool = WorkPool(settings.workers, settings.seconds, preload=("hashi_print.web.tasks",))
     static = _static_files()
-    env = Environment(loader=PackageLoader("hashi_print.web", "templates"), autoescape=select_autoescape())
+    env = Environment(loader=PackageLoader("hashi_print.web", "templates"), autoescape=select_autoescape(),
+                      extensions=["jinja2.ext.i18n"])
+    # The same catalogs as the printed products; they translate in the language of the request.
+    env.install_gettext_callables(_, ngettext, newstyle=True)
 
     def page(template: str, title: str) -> Callable[[Request], Awaitable[Response]]:
         async def handler(request: Request) -> Response:
-            html = env.get_template(template).render(title=title, path=request.url.path, pages=PAGES)
-            return HTMLResponse(html)
+            lang = request_language(request)
+            with language(lang):
+                html = env.get_template(template).render(title=_(title), path=request.url.path, pages=PAGES,
+                                                         lang=lang, languages=LANGUAGE_NAMES)
+            headers = {"Content-Language": lang, "Vary": "Accept-Language, Cookie"}
+            response = HTMLResponse(html, headers=headers)
+            if request.query_params.get("lang", "").lower() in LANGUAGES:
+                response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
+            return response
         return handler
 
     async def static_file(request: Request) -> Response:

@@ -68,8 +68,10 @@ def catalog(lang: str):
 def source_messages() -> frozenset:
     """Every message the package marks for translation (read from the source, as `make catalogs` does)."""
     found = set()
+    method_map = [("**.py", "python"), ("web/templates/**.html", "jinja2")]
     for _filename, _line, message, _comments, _context in extract_from_dir(
-            str(PACKAGE), method_map=[("**.py", "python")]):
+            str(PACKAGE), method_map=method_map, options_map={"web/templates/**.html": {
+                "extensions": "jinja2.ext.i18n"}}):
         found.add(message)
     return frozenset(found)
 
