@@ -627,7 +627,8 @@ def design_cmd(seed: int, budget: int | None, games: int | None, final_games: in
     import time
 
     from hashi_print.files import check_writable, layouts_folder
-    from hashi_print.game.design import budget_from, design, objective_problems, write_design
+    from hashi_print.game.design import budget_from, design, objective_problems
+    from hashi_print.game.design_report import write_design
     from hashi_print.game.simulate import RichProgress
 
     check_writable(out_dir)

@@ -42,15 +42,15 @@ Line = int | None
 class Sheet:
     """A finished sheet: what is on the paper after the game, each item with its source line.
 
-    `numbers` holds (island, value, line); `bridges` one (island, island, line) per bridge drawn;
-    `circled` and `cards` (card-strip positions, from 1) are None when the sheet does not give them;
-    `bonus` holds (goal, turn, line).
+    `numerals` holds (island, value, line) from the `numbers` lines; `bridges` one (island, island,
+    line) per bridge drawn; `circled` and `cards` (card-strip positions, from 1) are None when the
+    sheet does not give them; `bonus` holds (goal, turn, line).
     """
 
     source: str
     side: BoardSide
     player: str | None
-    numbers: tuple[tuple[int, int, Line], ...]
+    numerals: tuple[tuple[int, int, Line], ...]
     bridges: tuple[tuple[int, int, Line], ...]
     circled: tuple[tuple[int, Line], ...] | None = None
     cards: tuple[tuple[int, Line], ...] | None = None
@@ -209,7 +209,7 @@ def _parse_sheet_lines(entries: list[tuple[int, list[str]]], source: str, layout
     """Interpret the lines of a finished sheet after its header."""
     side, side_line = _resolve_side(entries, layout, base)
     player = None
-    numbers: list[tuple[int, int, Line]] = []
+    numerals: list[tuple[int, int, Line]] = []
     bridges: list[tuple[int, int, Line]] = []
     circled: list[tuple[int, Line]] | None = None
     cards: list[tuple[int, Line]] | None = None
@@ -229,7 +229,7 @@ def _parse_sheet_lines(entries: list[tuple[int, list[str]]], source: str, layout
         elif key == "player":
             player, current = _player(items, no), None
         elif current == "numbers":
-            numbers.extend((*parse_numeral(side, t, no), no) for t in items)
+            numerals.extend((*parse_numeral(side, t, no), no) for t in items)
         elif current == "bridges":
             bridges.extend((a, b, no) for t in items for a, b in parse_bridge(side, t, no))
         elif current == "circled":
@@ -239,7 +239,7 @@ def _parse_sheet_lines(entries: list[tuple[int, list[str]]], source: str, layout
                                      for t in items]
         elif current == "bonus":
             bonus_tokens.extend((t, no) for t in items)
-    return Sheet(source, side, player, tuple(numbers), tuple(bridges),
+    return Sheet(source, side, player, tuple(numerals), tuple(bridges),
                  None if circled is None else tuple(circled), None if cards is None else tuple(cards),
                  _bonus_pairs(bonus_tokens), side_line)
 
@@ -383,7 +383,7 @@ def _json_list(obj: dict, key: str, kind: type | tuple[type, ...] = str) -> list
 def _json_sheet(obj: dict, source: str, side: BoardSide) -> Sheet:
     """Build a Sheet from its JSON object."""
     player = _player([_json_str(obj, "player")], None) if obj.get("player") is not None else None
-    numbers = tuple((*parse_numeral(side, t, None), None) for t in _json_list(obj, "numbers"))
+    numerals = tuple((*parse_numeral(side, t, None), None) for t in _json_list(obj, "numbers"))
     bridges = tuple((a, b, None) for t in _json_list(obj, "bridges") for a, b in parse_bridge(side, t, None))
     circled = None
     if "circled" in obj:
@@ -398,7 +398,7 @@ def _json_sheet(obj: dict, source: str, side: BoardSide) -> Sheet:
     tokens: list[tuple[str, Line]] = []
     for goal, turn in bonus_obj.items():
         tokens += [(str(goal), None), (str(turn), None)]
-    return Sheet(source, side, player, numbers, bridges, circled,
+    return Sheet(source, side, player, numerals, bridges, circled,
                  cards, _bonus_pairs(tokens))
 
 
@@ -438,7 +438,7 @@ def format_sheet(sheet: Sheet, side_text: str | None = None) -> str:
     """Write a finished sheet in the `hashi-sheet 1` text form (`side_text` replaces `side NAME`)."""
     label = [i.label for i in sheet.side.islands]
     lines = _head_lines(SHEET_HEADER, sheet.side, sheet.player, side_text)
-    lines.append("numbers " + " ".join(f"{label[i]}{v}" for i, v, _ in sheet.numbers))
+    lines.append("numbers " + " ".join(f"{label[i]}{v}" for i, v, _ in sheet.numerals))
     lines.append("bridges " + " ".join(f"{label[a]}-{label[b]}" for a, b, _ in sheet.bridges))
     if sheet.circled is not None:
         lines.append("circled " + " ".join(label[i] for i, _ in sheet.circled))

@@ -242,7 +242,7 @@ def _sheet_numerals(sheet: Sheet, found: list[Violation]) -> tuple[list[int | No
     """Collect the numeral of each island, reporting islands given two numerals."""
     numerals: list[int | None] = [None] * len(sheet.side.islands)
     lines: dict[int, Line] = {}
-    for island, value, line in sheet.numbers:
+    for island, value, line in sheet.numerals:
         label = sheet.side.islands[island].label
         if numerals[island] is not None:
             found.append(Violation("numeral-taken", f"island {label}", line,

@@ -17,13 +17,10 @@ from hashi_print.game.design import (
     DesignResult,
     base_deck,
     calibrate_six,
-    curves_svg,
     deck_problems,
     design,
     finalists,
     goal_penalty,
-    histogram_svg,
-    layout_files,
     mutate_deck,
     mutate_side,
     objective_problems,
@@ -34,8 +31,8 @@ from hashi_print.game.design import (
     side_of,
     side_problems,
     solo_tables,
-    write_design,
 )
+from hashi_print.game.design_report import curves_svg, histogram_svg, layout_files, write_design
 from hashi_print.game.scoring import scoring_from_json
 from hashi_print.game.simulate import GameRecord, Simulation, Summary, summarise
 

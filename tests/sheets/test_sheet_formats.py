@@ -41,8 +41,8 @@ def test_record_fixture_parses_every_turn():
 def test_sheet_fixture_parses_continuation_lines():
     sheet = read_sheet(FIXTURES / "fixture-sheet-ann.txt")
     assert isinstance(sheet, Sheet)
-    assert [(lab(i), v) for i, v, _ in sheet.numbers][5:7] == [("L", 2), ("Q", 3)]
-    assert {line for _, _, line in sheet.numbers} == {4, 5}
+    assert [(lab(i), v) for i, v, _ in sheet.numerals][5:7] == [("L", 2), ("Q", 3)]
+    assert {line for _, _, line in sheet.numerals} == {4, 5}
     assert sum(1 for a, b, _ in sheet.bridges if {lab(a), lab(b)} == {"B", "G"}) == 2
     assert [p for p, _ in sheet.cards] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14]
     assert [(g, t) for g, t, _ in sheet.bonus] == [("six", 7), ("red", 11)]
@@ -95,7 +95,7 @@ def test_layout_override_and_comments():
     text = "HASHI-SHEET 1  # header\nside A\nnumbers c3 # lower case\nbridges c-d\n"
     sheet = parse_sheet(text, layout=fixture_side())
     assert sheet.side is fixture_side() and sheet.side_line == 2
-    assert [(lab(i), v) for i, v, _ in sheet.numbers] == [("C", 3)]
+    assert [(lab(i), v) for i, v, _ in sheet.numerals] == [("C", 3)]
     assert sheet.circled is None and sheet.cards is None
 
 
