@@ -66,7 +66,7 @@ def sheet_of(marks: Marks, source: str = "scan") -> Sheet:
         source,
         marks.side,
         marks.player,
-        numbers=tuple((i, v, None) for i, v in enumerate(marks.numerals) if v is not None),
+        numerals=tuple((i, v, None) for i, v in enumerate(marks.numerals) if v is not None),
         bridges=tuple((lanes[k].a, lanes[k].b, None) for k, n in enumerate(marks.bridges) for _ in range(n)),
         circled=tuple((i, None) for i in sorted(marks.circled)),
         cards=tuple((p, None) for p in sorted(marks.cards)),
