@@ -303,6 +303,85 @@ def score_cmd(sheets: tuple[str, ...], layout: str | None, deck_file: str | None
         click.get_current_context().exit(EXIT_BROKEN_RULE)
 
 
+# --- photographed sheets ----------------------------------------------------------------------
+
+EXIT_REVIEW = 3
+
+
+@cli.command("scan")
+@click.argument("images", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object per image (a JSON list when several images are given).")
+@click.option("--write-sheet", "write_dir", type=click.Path(file_okay=False), default=None,
+              help="Write each reading as a typed sheet (IMAGE.sheet.txt) into this folder, doubtful fields "
+                   "marked with a '# ?' comment, and the player's name as a picture (IMAGE.player.png).")
+@click.option("--overlay", type=click.Path(dir_okay=False), default=None,
+              help="Write the straightened sheet with what was read drawn on it (PNG; green sure, orange "
+                   "to check). With several images, IMAGE-NAME is added before the extension.")
+@click.option("--layout", type=click.Path(dir_okay=False),
+              help="A hashi-side/1 file: needed only for a sheet printed for a board of your own.")
+@click.option("--deck", "deck_file", type=click.Path(dir_okay=False),
+              help="A hashi-deck/1 file (default: layouts/deck.json).")
+@click.option("--scoring", "scoring_file", type=click.Path(dir_okay=False),
+              help="A hashi-scoring/1 file (default: layouts/scoring.json).")
+def scan_cmd(images: tuple[str, ...], as_json: bool, write_dir: str | None, overlay: str | None,
+             layout: str | None, deck_file: str | None, scoring_file: str | None) -> None:
+    """Read photos or scans (JPEG, PNG, PDF page) of filled score sheets and score them.
+
+    Exit status: 0 every sheet read with confidence and valid; 1 read with confidence but a rule is
+    broken; 3 a field needs a person's look (status "review"); 2 an image is unreadable.
+    """
+    from pathlib import Path
+
+    from hashi_print.files import write_atomic
+    from hashi_print.game.board import load_side
+    from hashi_print.game.deck import load_deck
+    from hashi_print.game.scoring import load_scoring
+    from hashi_print.sheets.scan.overlay import overlay_png, player_crop_png
+    from hashi_print.sheets.scan.read import ScanStatus, scan_file
+    from hashi_print.sheets.validate import report_lines
+
+    side = load_side(layout) if layout else None
+    deck, scoring = load_deck(deck_file), load_scoring(scoring_file)
+    scans = []
+    for image in images:
+        result = scan_file(image, deck, scoring, side)
+        scans.append(result)
+        if result.marks is not None and overlay:
+            target = Path(overlay)
+            if len(images) > 1:
+                target = target.with_name(f"{target.stem}-{Path(image).stem}{target.suffix or '.png'}")
+            write_atomic(target, overlay_png(result, len(deck.cards)))
+        if result.marks is not None and write_dir:
+            side_text = f"layout {Path(layout).resolve()}" if layout else None
+            write_atomic(Path(write_dir) / f"{Path(image).name}.sheet.txt", result.sheet_text(side_text))
+            write_atomic(Path(write_dir) / f"{Path(image).name}.player.png", player_crop_png(result))
+    if as_json:
+        objs = [s.to_json() for s in scans]
+        emit_json(objs[0] if len(objs) == 1 else objs)
+    else:
+        for s in scans:
+            if s.status is ScanStatus.UNREADABLE:
+                click.echo(f"hashi-print: {s.error}", err=True)
+                continue
+            click.echo(f"{s.file}: {s.status.value} (side {s.side}, {s.paper})")
+            for u in s.uncertain:
+                alts = ", ".join(map(str, u.alternatives)) or "-"
+                click.echo(f"  check {u.field} {u.where}: read {u.read}, maybe {alts} ({u.confidence:.2f})")
+            for line in report_lines(s.validation):
+                click.echo(f"  {line}")
+    statuses = {s.status for s in scans}
+    if ScanStatus.UNREADABLE in statuses:
+        code = EXIT_BAD_INPUT
+    elif ScanStatus.REVIEW in statuses:
+        code = EXIT_REVIEW
+    elif any(s.broken for s in scans):
+        code = EXIT_BROKEN_RULE
+    else:
+        code = 0
+    click.get_current_context().exit(code)
+
+
 # --- puzzle books ----------------------------------------------------------------------------
 
 @cli.command()
@@ -414,26 +493,62 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
 
 @cli.command()
 @click.option("--side", type=click.Choice(["A", "B"]), default=None,
-              help="The designed side to print (not needed with --layout).")
+              help="The designed side to print (not needed with --layout or --fill).")
 @click.option("--layout", type=click.Path(dir_okay=False), help="A hashi-side/1 file of your own board.")
 @click.option("--paper", type=click.Choice(list(PAPER)), default="a4", show_default=True,
               help="Paper size of the sheet.")
-@click.option("--format", "fmt", type=click.Choice(["pdf", "svg"]), default="pdf", show_default=True,
-              help="PDF to print, or SVG to edit or show on screen.")
+@click.option("--format", "fmt", type=click.Choice(["pdf", "svg", "png"]), default="pdf", show_default=True,
+              help="PDF to print, or SVG to edit or show on screen; png only with --fill (a picture).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="File to write (default: output/sheet-SIDE-PAPER.FORMAT).")
 @click.option("--deck", "deck_file", type=click.Path(dir_okay=False),
               help="A hashi-deck/1 file for the card strip (default: the designed deck).")
 @click.option("--scoring", "scoring_file", type=click.Path(dir_okay=False),
               help="A hashi-scoring/1 file for the bonus boxes (default: the designed scoring).")
+@click.option("--fill", "fill_file", type=click.Path(dir_okay=False), default=None,
+              help="Draw the end of this game record or finished sheet onto the sheet.")
+@click.option("--hand", type=int, default=None, metavar="SEED",
+              help="With --fill: draw as a hand would (wobbly strokes, handwritten digits), from this seed.")
+@click.option("--pen", type=click.Choice(["blue", "black", "felt", "pencil"]), default="blue",
+              show_default=True, help="With --fill --hand: the pen the hand holds.")
 @_lang_option()
 def sheet(side: str | None, layout: str | None, paper: str, fmt: str, out: str | None, deck_file: str | None,
-          scoring_file: str | None, lang: str) -> None:
-    """Print a score sheet for side A or B, or for a board of your own (--layout FILE)."""
-    from hashi_print.render.kit import print_sheet
+          scoring_file: str | None, fill_file: str | None, hand: int | None, pen: str, lang: str) -> None:
+    """Print a score sheet for side A or B, or for a board of your own (--layout FILE).
 
-    path = print_sheet(side, layout, paper, fmt, out, deck=deck_file, scoring=scoring_file, lang=lang.lower())
-    click.echo(f"{path}  score sheet ({paper}, {fmt})")
+    With --fill RECORD_OR_SHEET, draw that game's numerals, bridges, circles, crossed-off cards and
+    goal turns onto the sheet (neatly, or by hand with --hand SEED): a picture for the rules or a test.
+    """
+    if fill_file is None:
+        if fmt == "png":
+            raise HashiError("--format png needs --fill (blank sheets print as pdf or svg)")
+        from hashi_print.render.kit import print_sheet
+
+        path = print_sheet(side, layout, paper, fmt, out, deck=deck_file, scoring=scoring_file,
+                           lang=lang.lower())
+        click.echo(f"{path}  score sheet ({paper}, {fmt})")
+        return
+    import random
+
+    from hashi_print.files import inside
+    from hashi_print.game.board import load_side
+    from hashi_print.game.deck import load_deck
+    from hashi_print.game.scoring import load_scoring
+    from hashi_print.i18n import language
+    from hashi_print.render.fill import Pen, hand_pen, render_filled
+    from hashi_print.sheets.formats import read_sheet
+    from hashi_print.sheets.marks import marks_of
+
+    board = load_side(layout) if layout else None
+    doc = read_sheet(fill_file, board)
+    deck, scoring = load_deck(deck_file), load_scoring(scoring_file)
+    marks = marks_of(doc, deck)
+    drawn = hand_pen(random.Random(hand), pen) if hand is not None else Pen()
+    custom = layout is not None or doc.side.name.upper() not in ("A", "B")
+    target = out or inside("output", f"sheet-{doc.side.name}-{paper}-filled.{fmt}")
+    with language(lang.lower()):
+        path = render_filled(marks, deck, scoring, paper, fmt, target, drawn, custom)
+    click.echo(f"{path}  filled score sheet ({paper}, {fmt})")
 
 
 @cli.command("grade")

@@ -1,67 +1,68 @@
-"""Registration markers: a small ArUco-style dictionary of our own, drawn as vector cells, and its decoder.
+"""Registration markers: standard OpenCV ArUco markers (4x4 dictionary) whose ids name side, paper and corner.
 
-Each marker is a 6 x 6 grid of cells: a one-cell black border around 4 x 4 data bits (1 = black),
-read row by row from the top-left, most significant bit first. The twelve codes below were picked
-by a seeded search (a 16-bit linear congruential sequence from 0x9E37) keeping codes with 6-10 black
-bits, at least 4 bits from each of their own rotations and at least 5 bits from every rotation of
-every code kept before; so a photo reader can find the id and the rotation, and correct one bit.
-Ids: side A uses 0-3, side B 4-7, any other layout 8-11, in the corner order top-left, top-right,
-bottom-right, bottom-left.
+Each marker is a 6 x 6 grid of cells: a one-cell black border around 4 x 4 data bits taken from
+OpenCV's predefined `DICT_4X4_50`, so any ArUco detector finds them. A white quiet zone of at least
+one cell surrounds every marker on the sheet. Ids: `(side * 2 + paper) * 4 + corner`, with side
+A = 0, B = 1, any other layout = 2; paper a4 = 0, letter = 1; corners in the order top-left,
+top-right, bottom-right, bottom-left; so ids 0-23 are used.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from functools import cache
 
 from hashi_print.render.canvas import Canvas
 
-CODES = (0xCC5C, 0x48A5, 0x7EE2, 0xDB23, 0x5EB8, 0x8A4F, 0x4D30, 0x3709, 0xEE16, 0x65C2, 0x2BFA, 0xB6DA)
+DICTIONARY = "DICT_4X4_50"
 BITS = 4
 CELLS = BITS + 2
 CORNERS = ("top-left", "top-right", "bottom-right", "bottom-left")
+SIDE_KINDS = ("A", "B", "custom")
+PAPERS = ("a4", "letter")
 Grid = tuple[tuple[int, ...], ...]
 
 
+def aruco_dictionary():
+    """The OpenCV predefined dictionary the sheet markers come from."""
+    import cv2
+
+    return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, DICTIONARY))
+
+
+@cache
 def marker_bits(marker_id: int) -> Grid:
-    """Return the 4 x 4 data bits of a marker, rows from the top."""
-    code = CODES[marker_id]
-    return tuple(tuple((code >> (15 - (r * BITS + c))) & 1 for c in range(BITS)) for r in range(BITS))
+    """Return the 4 x 4 data bits of a marker (1 = black), rows from the top."""
+    import cv2
+
+    img = cv2.aruco.generateImageMarker(aruco_dictionary(), marker_id, CELLS)
+    return tuple(tuple(int(img[r + 1, c + 1] == 0) for c in range(BITS)) for r in range(BITS))
 
 
-def rotate(grid: Grid) -> Grid:
-    """Rotate a square bit grid a quarter turn clockwise."""
-    n = len(grid)
-    return tuple(tuple(grid[n - 1 - c][r] for c in range(n)) for r in range(n))
+def side_kind(side_name: str, custom: bool = False) -> str:
+    """The marker family of a side: "A", "B", or "custom" for any other board."""
+    name = side_name.upper()
+    return name if not custom and name in ("A", "B") else "custom"
 
 
-def _code_of(grid: Grid) -> int:
-    """Pack a 4 x 4 bit grid into an integer, most significant bit first."""
-    return sum(bit << (15 - k) for k, bit in enumerate(b for row in grid for b in row))
-
-
-def decode(grid: Sequence[Sequence[int]], max_errors: int = 1) -> tuple[int, int] | None:
-    """Identify read data bits: return (marker id, quarter turns clockwise the marker was rotated) or None."""
-    g: Grid = tuple(tuple(int(b) for b in row) for row in grid)
-    best: tuple[int, int, int] | None = None
-    for turns in range(4):
-        code = _code_of(g)
-        for marker_id, want in enumerate(CODES):
-            dist = bin(code ^ want).count("1")
-            if dist <= max_errors and (best is None or dist < best[0]):
-                best = (dist, marker_id, (4 - turns) % 4)
-        g = rotate(g)
-    return None if best is None else (best[1], best[2])
-
-
-def side_marker_ids(side_name: str) -> tuple[int, int, int, int]:
-    """The marker ids for the four corners of a sheet of this side (A, B, or any other layout)."""
-    base = {"A": 0, "B": 4}.get(side_name.upper(), 8)
+def sheet_marker_ids(side_name: str, paper: str, custom: bool = False) -> tuple[int, int, int, int]:
+    """The marker ids for the four corners of a sheet of this side on this paper."""
+    base = (SIDE_KINDS.index(side_kind(side_name, custom)) * 2 + PAPERS.index(paper)) * 4
     return (base, base + 1, base + 2, base + 3)
 
 
-def draw_marker(cv: Canvas, x: float, y: float, size: float, marker_id: int, *,
-                id: str | None = None) -> None:
-    """Draw marker `marker_id` with its top-left corner at (x, y), `size` mm wide, on a white quiet zone."""
+def describe_id(marker_id: int) -> tuple[str, str, int] | None:
+    """Return (side kind, paper, corner index) named by a marker id, or None for an id no sheet uses."""
+    if not 0 <= marker_id < len(SIDE_KINDS) * len(PAPERS) * 4:
+        return None
+    group, corner = divmod(marker_id, 4)
+    kind, paper = divmod(group, 2)
+    return SIDE_KINDS[kind], PAPERS[paper], corner
+
+
+def draw_marker(
+    cv: Canvas, x: float, y: float, size: float, marker_id: int, *, id: str | None = None
+) -> None:
+    """Draw marker `marker_id` with its top-left corner at (x, y), `size` mm wide, as vector cells."""
     cell = size / CELLS
     bits = marker_bits(marker_id)
     with cv.group(id or f"marker-{marker_id}"):

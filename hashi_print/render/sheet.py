@@ -16,7 +16,7 @@ from hashi_print.game.deck import GOALS, Card, Deck
 from hashi_print.game.scoring import Scoring
 from hashi_print.i18n import N_, _, language
 from hashi_print.render.canvas import PT, Canvas, PdfCanvas, SvgCanvas, draw_fitted, fit_text, text_width
-from hashi_print.render.markers import CORNERS, draw_marker, side_marker_ids
+from hashi_print.render.markers import CORNERS, draw_marker, sheet_marker_ids
 from hashi_print.render.paper import BLUE, PAPER
 from hashi_print.render.preflight import HOME_MIN_TEXT_PT, home_sheet
 
@@ -86,6 +86,7 @@ class SheetLayout:
     turn_boxes: tuple[Box, ...]
     turn_label: Point
     bonus_boxes: dict[str, tuple[Box, Box]]
+    goal_turn_cells: dict[str, tuple[Box, Box]]
     bonus_label: Point
     score_boxes: dict[str, Box]
     markers: tuple[tuple[float, float, float, int], ...]
@@ -103,7 +104,7 @@ def sheet_layout(side: BoardSide, paper: str = "a4", cards: int = 18, custom: bo
     w, h = PAPER[paper]
     left, right = MARGIN, w - MARGIN
     inner = right - left
-    ids = side_marker_ids("custom" if custom else side.name)
+    ids = sheet_marker_ids(side.name, paper, custom)
     bottom = h - MARGIN - MARKER
     markers = ((left, MARGIN, MARKER, ids[0]), (right - MARKER, MARGIN, MARKER, ids[1]),
                (right - MARKER, bottom, MARKER, ids[2]), (left, bottom, MARKER, ids[3]))
@@ -127,11 +128,13 @@ def sheet_layout(side: BoardSide, paper: str = "a4", cards: int = 18, custom: bo
     turn_w = (inner - label_w) / TURNS
     turn_boxes = tuple((left + label_w + k * turn_w + 0.4, turn_top + 2.0, turn_w - 0.8, 8.0)
                        for k in range(TURNS))
-    bonus_boxes = {}
+    bonus_boxes, goal_turn_cells = {}, {}
     for k, goal in enumerate(GOALS):
         y = bonus_top + 5.0 + k * 10.0
         bonus_boxes[goal] = ((left + 68.0, y, 13.0, 8.5), (left + 84.0, y, 13.0, 8.5))
-    sx = left + 108.0
+        # Two one-digit cells (tens, units) for the turn the goal was reached: easy to read back.
+        goal_turn_cells[goal] = ((left + 99.0, y, 5.5, 8.5), (left + 105.0, y, 5.5, 8.5))
+    sx = left + 114.0
     score_boxes = {"circled": (sx + 30.0, bonus_top + 5.0, 13.0, 8.5),
                    "circled_points": (right - 15.0, bonus_top + 5.0, 15.0, 8.5),
                    "bonus": (right - 15.0, bonus_top + 15.0, 15.0, 8.5),
@@ -141,7 +144,8 @@ def sheet_layout(side: BoardSide, paper: str = "a4", cards: int = 18, custom: bo
         player=(w / 2 + 10.0, MARGIN + 3.0, right - MARKER - 4.0 - (w / 2 + 10.0), 9.0),
         card_slots=card_slots, card_label=(left, card_top + 2.5),
         turn_boxes=turn_boxes, turn_label=(left, turn_top + 8.0),
-        bonus_boxes=bonus_boxes, bonus_label=(left, bonus_top + 2.5), score_boxes=score_boxes,
+        bonus_boxes=bonus_boxes, goal_turn_cells=goal_turn_cells, bonus_label=(left, bonus_top + 2.5),
+        score_boxes=score_boxes,
         markers=markers, ruler=ruler, score_label=(sx, bonus_top + 2.5))
 
 
@@ -327,6 +331,12 @@ def _draw_bonus(cv: Canvas, scoring: Scoring, lay: SheetLayout) -> None:
                 cv.text(x + w / 2, y + 5.2, str(value), size_pt=12, anchor="middle", bold=True)
                 draw_fitted(cv, x + w / 2, y + h - 0.8, word, w - 1.0, size_pt=6, min_pt=HOME_MIN_TEXT_PT,
                             anchor="middle", color="#555555")
+        with cv.group(f"bonus-{goal}-turn"):
+            for x, y, w, h in lay.goal_turn_cells[goal]:
+                cv.rect(x, y, w, h, stroke="#777777", width=0.25)
+    tens, units = lay.goal_turn_cells[GOALS[-1]]
+    cv.text((tens[0] + units[0] + units[2]) / 2, tens[1] + tens[3] + 2.0, _("Turn"), size_pt=6,
+            anchor="middle", color="#555555", id="bonus-turn-label")
 
 
 def _draw_score(cv: Canvas, scoring: Scoring, lay: SheetLayout) -> None:

@@ -1,43 +1,35 @@
-"""Registration marker dictionary: distinct under rotation, decodable, one bit correctable."""
+"""Registration markers: OpenCV's ArUco detector finds the drawn markers and their ids name side and paper."""
 
 from __future__ import annotations
 
-from itertools import combinations
+import cv2
+import numpy as np
 
-from hashi_print.render.markers import CODES, decode, marker_bits, rotate, side_marker_ids
-
-
-def rotations(grid):
-    """The four rotations of a grid."""
-    out = [grid]
-    for _ in range(3):
-        out.append(rotate(out[-1]))
-    return out
+from hashi_print.render.markers import describe_id, draw_marker, sheet_marker_ids
+from hashi_print.render.raster import RasterCanvas
 
 
-def distance(a, b) -> int:
-    """Bits that differ between two grids."""
-    return sum(x != y for ra, rb in zip(a, b, strict=True) for x, y in zip(ra, rb, strict=True))
+def test_ids_name_side_paper_and_corner():
+    seen = set()
+    for side in ("A", "B", "mine"):
+        for paper in ("a4", "letter"):
+            ids = sheet_marker_ids(side, paper)
+            for corner, marker_id in enumerate(ids):
+                kind = side if side in ("A", "B") else "custom"
+                assert describe_id(marker_id) == (kind, paper, corner)
+            seen.update(ids)
+    assert len(seen) == 24 and max(seen) < 50  # all distinct, all inside DICT_4X4_50
+    assert describe_id(24) is None and describe_id(-1) is None
+    assert sheet_marker_ids("a", "a4") == sheet_marker_ids("A", "a4")
+    assert sheet_marker_ids("A", "a4", custom=True) == sheet_marker_ids("x", "a4")
 
 
-def test_codes_are_far_apart_under_rotation():
-    grids = [marker_bits(i) for i in range(len(CODES))]
-    for a, b in combinations(grids, 2):
-        assert min(distance(a, r) for r in rotations(b)) >= 5
-    for g in grids:
-        assert min(distance(g, r) for r in rotations(g)[1:]) >= 4
-
-
-def test_decode_finds_id_and_rotation_and_fixes_one_bit():
-    for i in range(len(CODES)):
-        for turns, grid in enumerate(rotations(marker_bits(i))):
-            assert decode(grid) == (i, turns)
-        noisy = [list(row) for row in marker_bits(i)]
-        noisy[1][2] ^= 1
-        assert decode(noisy) == (i, 0)
-    assert decode([[0] * 4] * 4) is None
-
-
-def test_side_marker_ids_distinct():
-    ids = side_marker_ids("A") + side_marker_ids("b") + side_marker_ids("mine")
-    assert len(set(ids)) == 12 and max(ids) < len(CODES)
+def test_opencv_detects_every_drawn_marker_at_any_rotation():
+    cv = RasterCanvas(100, 40, ppm=5)
+    for k, marker_id in enumerate((0, 7, 13, 23)):
+        draw_marker(cv, 4 + k * 24, 10, 15, marker_id)
+    gray = cv2.cvtColor(cv.image, cv2.COLOR_RGB2GRAY)
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
+    for turns in range(4):
+        _, ids, _ = detector.detectMarkers(np.ascontiguousarray(np.rot90(gray, turns)))
+        assert sorted(ids.ravel().tolist()) == [0, 7, 13, 23]

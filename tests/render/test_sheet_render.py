@@ -7,6 +7,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import cv2
 import pytest
 from pypdf import PdfReader
 
@@ -14,7 +15,7 @@ from hashi_print.errors import LayoutError, OptionError
 from hashi_print.game.board import LABELS, BoardIsland, BoardSide, load_side
 from hashi_print.game.deck import load_deck
 from hashi_print.game.scoring import load_scoring
-from hashi_print.render.markers import CELLS, decode, side_marker_ids
+from hashi_print.render.markers import CELLS, aruco_dictionary, sheet_marker_ids
 from hashi_print.render.paper import PAPER
 from hashi_print.render.sheet import render_sheet, sheet_layout
 from tests.pdftext import MM_PER_PT, page_texts
@@ -137,29 +138,30 @@ def test_sheet_layout_parts_do_not_overlap(data, paper):
         assert len(lay.turn_boxes) == 17
 
 
-def test_sheet_markers_decode_to_the_side(tmp_path, data):
+def test_sheet_markers_are_the_opencv_aruco_markers_of_the_side(tmp_path, data):
     side_a, _, deck, scoring = data
     root = svg_of(tmp_path, side_a, deck, scoring)
-    found = []
-    for corner in ("top-left", "top-right", "bottom-right", "bottom-left"):
+    for corner, marker_id in zip(("top-left", "top-right", "bottom-right", "bottom-left"),
+                                 sheet_marker_ids("A", "a4"), strict=True):
         g = root.find(f".//{SVG}g[@id='marker-{corner}']")
         rects = g.findall(f"{SVG}rect")
         x0, y0, size = float(rects[0].get("x")), float(rects[0].get("y")), float(rects[0].get("width"))
         cell = size / CELLS
-        bits = [[1] * 4 for _ in range(4)]
+        drawn = [[0] * CELLS for _ in range(CELLS)]
         for r in rects[1:]:
-            col = round((float(r.get("x")) - x0) / cell) - 1
-            row = round((float(r.get("y")) - y0) / cell) - 1
-            bits[row][col] = 0
-        found.append(decode(bits))
-    assert found == [(i, 0) for i in side_marker_ids("A")]
+            drawn[round((float(r.get("y")) - y0) / cell)][round((float(r.get("x")) - x0) / cell)] = 255
+        # OpenCV's own picture of the marker is the reference.
+        want = cv2.aruco.generateImageMarker(aruco_dictionary(), marker_id, CELLS)
+        assert drawn == want.tolist(), corner
 
 
 def test_custom_layout_gets_other_markers(data):
     side_a = data[0]
-    assert [m[3] for m in sheet_layout(side_a, "a4").markers] == list(side_marker_ids("A"))
-    assert [m[3] for m in sheet_layout(side_a, "a4", custom=True).markers] == list(side_marker_ids("mine"))
-    assert set(side_marker_ids("A")).isdisjoint(side_marker_ids("mine"))
+    assert [m[3] for m in sheet_layout(side_a, "a4").markers] == list(sheet_marker_ids("A", "a4"))
+    assert [m[3] for m in sheet_layout(side_a, "letter", custom=True).markers] == \
+        list(sheet_marker_ids("mine", "letter"))
+    assert set(sheet_marker_ids("A", "a4")).isdisjoint(sheet_marker_ids("mine", "a4"))
+    assert set(sheet_marker_ids("A", "a4")).isdisjoint(sheet_marker_ids("A", "letter"))
 
 
 def test_sheet_too_big_grid_is_a_layout_error():

@@ -1,0 +1,1 @@
+"""Reading photographed sheets: markers -> homography -> fields -> the most probable consistent reading."""

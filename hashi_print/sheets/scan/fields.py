@@ -1,0 +1,229 @@
+"""Measure every field of a rectified sheet: each value it may hold, with how likely the ink makes it.
+
+All positions come from the sheet layout the renderer drew (`render.sheet.sheet_layout`), never
+recomputed here. The ink map is 0 for paper and 1 for black; printed parts are avoided by position.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from hashi_print.game.board import BoardSide
+from hashi_print.render.sheet import SheetLayout
+from hashi_print.sheets.scan.digits import features, probabilities
+
+INK = 0.28  # ink level that counts as a stroke
+DOUBT = 0.1  # share of a digit's probability spread evenly over the allowed digits
+Probs = dict  # value -> probability
+
+
+@dataclass(frozen=True)
+class Measured:
+    """The likely values of every field: lanes 0/1/2, circled, numerals (None or 1-6), cards, goal turns."""
+
+    lanes: tuple[Probs, ...]
+    circles: tuple[Probs, ...]
+    numerals: tuple[Probs, ...]
+    cards: tuple[Probs, ...]
+    goals: dict[str, Probs]
+
+
+def sample(ink: np.ndarray, xs: np.ndarray, ys: np.ndarray, ppm: float) -> np.ndarray:
+    """Ink at page positions (mm), bilinear; arrays of any equal shape."""
+    mx = (xs * ppm - 0.5).astype(np.float32)
+    my = (ys * ppm - 0.5).astype(np.float32)
+    shape = mx.shape
+    out = cv2.remap(ink, mx.reshape(1, -1), my.reshape(1, -1), cv2.INTER_LINEAR, borderValue=0.0)
+    return out.reshape(shape)
+
+
+def measure(ink: np.ndarray, side: BoardSide, lay: SheetLayout, ppm: float) -> Measured:
+    """Measure all fields of one sheet."""
+    return Measured(
+        lanes=tuple(_lanes(ink, side, lay, ppm)),
+        circles=tuple(_circles(ink, side, lay, ppm)),
+        numerals=tuple(_numerals(ink, lay, ppm)),
+        cards=tuple(_cards(ink, lay, ppm)),
+        goals=_goals(ink, lay, ppm),
+    )
+
+
+def _runs(profile: np.ndarray) -> int:
+    """Number of separate strokes across one profile (runs of ink at least two samples wide)."""
+    on = profile > INK
+    count, length = 0, 0
+    for v in on:
+        if v:
+            length += 1
+        else:
+            count += length >= 2
+            length = 0
+    return count + (length >= 2)
+
+
+def _lanes(ink, side: BoardSide, lay: SheetLayout, ppm: float):
+    """Bridges per lane: count strokes across the lane between its printed dots, away from crossings."""
+    bg = lay.board
+    geo = side.geometry
+    dot = max(0.3, min(0.55, bg.r * 0.09))
+    period = dot * 2.8
+    half = bg.track + 1.4
+    offsets = np.arange(-half, half + 1e-6, 1.0 / ppm)
+    for k, (x1, y1, x2, y2) in enumerate(bg.lanes):
+        horizontal = geo.lanes[k].horizontal
+        length = math.hypot(x2 - x1, y2 - y1)
+        along = np.arange(0.5, (length / period) - 0.5) * period
+        along = along[(along > 1.2) & (along < length - 1.2)]
+        for c in (_crossing_at(bg.lanes[j], x1, y1, horizontal) for j in geo.crossings[k]):
+            along = along[np.abs(along - c) > half + 0.8]
+        if len(along) == 0:
+            yield {0: 1 / 3, 1: 1 / 3, 2: 1 / 3}
+            continue
+        a, o = np.meshgrid(along, offsets, indexing="ij")
+        xs, ys = (x1 + a, y1 + o) if horizontal else (x1 + o, y1 + a)
+        prof = sample(ink, xs, ys, ppm)
+        counts = np.array([min(2, _runs(row)) for row in prof])
+        # Each column votes; neighbouring columns share pen and blur, so three count as one witness
+        # that is right nine times in ten.
+        votes = np.array([(counts == v).sum() for v in range(3)], float) / 3.0
+        logits = votes * math.log(0.9 / 0.05)
+        e = np.exp(logits - logits.max())
+        yield dict(zip((0, 1, 2), (e / e.sum()).tolist(), strict=True))
+
+
+def _crossing_at(seg, x1: float, y1: float, horizontal: bool) -> float:
+    """Distance along a lane (from its start) at which a crossing lane passes."""
+    return (seg[0] - x1) if horizontal else (seg[1] - y1)
+
+
+def _circles(ink, side: BoardSide, lay: SheetLayout, ppm: float):
+    """Circled islands: in how many directions a stroke rises outside the printed circle (not lanes, flag).
+
+    Along each ray the ink must climb again after the printed circle's edge has faded, so a blurred
+    print never passes for a pen circle.
+    """
+    bg = lay.board
+    angles = np.radians(np.arange(0, 360, 5.0))
+    radii = np.arange(bg.r + 0.3, bg.r * 1.65, 1.0 / ppm)
+    deg = np.degrees(angles)
+    for i, (cx, cy) in enumerate(bg.centres):
+        keep = np.ones(len(angles), bool)
+        for axis in (0, 90, 180, 270, 360):
+            keep &= np.abs(deg - axis) > 13
+        keep &= ~((deg > 190) & (deg < 245))  # the island's label, upper left
+        if side.islands[i].flag:
+            keep &= ~((deg > 280) & (deg < 345))  # the flag, upper right
+        a, r = np.meshgrid(angles[keep], radii, indexing="ij")
+        rays = sample(ink, cx + r * np.cos(a), cy + r * np.sin(a), ppm)
+        rise = rays - np.minimum.accumulate(rays, axis=1)
+        stroke = ((rise > 0.18) & (rays > INK)).any(axis=1)
+        covered = float(np.mean(stroke))
+        p = 1.0 / (1.0 + math.exp(-(covered - 0.45) * 16.0))
+        yield {True: p, False: 1.0 - p}
+
+
+def _crop(ink, box, ppm: float, pad: float) -> np.ndarray:
+    """The ink inside a box (mm) grown by `pad` mm on every side."""
+    x, y, w, h = box
+    x0, y0 = max(0, int((x - pad) * ppm)), max(0, int((y - pad) * ppm))
+    x1, y1 = int(math.ceil((x + w + pad) * ppm)), int(math.ceil((y + h + pad) * ppm))
+    return ink[y0:y1, x0:x1].copy()
+
+
+def _clear_outline(crop: np.ndarray, pad: float, ppm: float, width_mm: float = 0.45) -> np.ndarray:
+    """Fade the printed outline of a box inside a crop made with `pad` mm around it.
+
+    On the outline only dark ink survives (a pen stroke crossing it); the grey print does not.
+    """
+    h, w = crop.shape
+    p, d = int(round(pad * ppm)), max(1, int(round(width_mm * ppm)))
+    band = np.zeros(crop.shape, bool)
+    for a in (p, h - 1 - p):
+        band[max(0, a - d) : a + d + 1, :] = True
+    for a in (p, w - 1 - p):
+        band[:, max(0, a - d) : a + d + 1] = True
+    crop[band & (crop < 0.6)] = 0.0
+    return crop
+
+
+def _digit_probs(crop: np.ndarray, allowed: tuple[int, ...], ppm: float) -> Probs:
+    """None (empty) or a digit among `allowed`, from the ink of a cleaned crop."""
+    strong = float((crop > INK).sum()) / (ppm * ppm)  # mm^2 of ink
+    p_ink = 1.0 / (1.0 + math.exp(-(strong - 1.6) * 4.0))
+    f = features(crop)
+    if f is None:
+        return {None: 1.0}
+    p = probabilities(f[None, :])[0]
+    sub = np.array([p[d] for d in allowed])
+    plausible = float(sub.sum())
+    sub = sub / max(plausible, 1e-9)
+    # Ink that looks like no allowed digit keeps some weight on every allowed one (doubt, not a pick).
+    sub = plausible * sub + (1.0 - plausible) / len(allowed)
+    # The network meets writers it never saw: never let it be surer than about nine in ten.
+    sub = (1.0 - DOUBT) * sub + DOUBT / len(allowed)
+    out: Probs = {None: 1.0 - p_ink}
+    out.update({d: p_ink * float(q) for d, q in zip(allowed, sub, strict=True)})
+    return out
+
+
+def _numerals(ink, lay: SheetLayout, ppm: float):
+    """The numeral in each island's box: empty or 1-6."""
+    pad = 0.9
+    bg = lay.board
+    for box, (cx, cy) in zip(bg.numeral_boxes, bg.centres, strict=True):
+        crop = _clear_outline(_crop(ink, box, ppm, pad), pad, ppm)
+        # Keep only the inside of the island's printed circle.
+        x0, y0 = max(0, int((box[0] - pad) * ppm)), max(0, int((box[1] - pad) * ppm))
+        yy, xx = np.mgrid[0 : crop.shape[0], 0 : crop.shape[1]]
+        outside = np.hypot((xx + x0 + 0.5) / ppm - cx, (yy + y0 + 0.5) / ppm - cy) > bg.r - 0.45
+        crop[outside] = 0.0
+        yield _digit_probs(crop, (1, 2, 3, 4, 5, 6), ppm)
+
+
+def _cards(ink, lay: SheetLayout, ppm: float):
+    """Crossed-off cards: strokes through both side strips of a card, where nothing is printed."""
+    for x, y, w, h in lay.card_slots:
+        strips = []
+        for sx in (x + 0.6, x + w - 0.6 - 1.3):
+            crop = _crop(ink, (sx, y + 0.8, 1.3, h - 1.6), ppm, 0.0)
+            strips.append(float((crop > INK).sum()) / (ppm * ppm))
+        weakest = min(strips)
+        p = 1.0 / (1.0 + math.exp(-(weakest - 0.6) * 12.0))
+        yield {True: p, False: 1.0 - p}
+
+
+def _goals(ink, lay: SheetLayout, ppm: float) -> dict[str, Probs]:
+    """The turn written beside each goal: None, or a number from the tens and units cells."""
+    out = {}
+    pad = 0.25
+    for goal, cells in lay.goal_turn_cells.items():
+        tens, units = (
+            _digit_probs(_clear_outline(_crop(ink, c, ppm, pad), pad, ppm), tuple(range(10)), ppm)
+            for c in cells
+        )
+        turns: Probs = {}
+        for t, pt in tens.items():
+            for u, pu in units.items():
+                turn = _turn_of(t, u)
+                if turn is not False:
+                    turns[turn] = turns.get(turn, 0.0) + pt * pu
+        total = sum(turns.values()) or 1.0
+        out[goal] = {k: v / total for k, v in turns.items()}
+    return out
+
+
+def _turn_of(tens, units):
+    """The turn written as (tens, units) digits or None; False for what is no turn 1-17."""
+    if tens is None and units is None:
+        return None
+    if tens is None:
+        value = units
+    elif units is None:
+        value = tens
+    else:
+        value = tens * 10 + units
+    return value if 1 <= value <= 17 else False

@@ -1,0 +1,79 @@
+"""Draw what was read onto the rectified sheet: confident fields in green, doubtful ones in orange."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from hashi_print.render.sheet import sheet_layout
+from hashi_print.sheets.scan.read import Scan
+from hashi_print.sheets.scan.register import PPM
+
+SURE = (40, 160, 40)  # BGR
+DOUBT = (0, 140, 255)
+
+
+def overlay_png(scan: Scan, deck_cards: int) -> bytes:
+    """The rectified sheet with the reading drawn on it, as PNG bytes."""
+    m = scan.marks
+    img = (scan.rectified.astype(np.float32) * 0.6 + 255 * 0.4).astype(np.uint8)
+    lay = sheet_layout(m.side, scan.paper, deck_cards, custom=m.side.name.upper() not in ("A", "B"))
+    doubt = {(u.field, u.where) for u in scan.uncertain}
+    bg = lay.board
+
+    def p(x, y):
+        return round(x * PPM), round(y * PPM)
+
+    def colour(field, where):
+        return DOUBT if (field, where) in doubt else SURE
+
+    for k, n in enumerate(m.bridges):
+        x1, y1, x2, y2 = bg.lanes[k]
+        c = colour("bridges", m.side.lane_name(k))
+        if n or c == DOUBT:
+            cv2.line(img, p(x1, y1), p(x2, y2), c, 3 if n else 1)
+            cv2.putText(
+                img, str(n), p((x1 + x2) / 2 + 1, (y1 + y2) / 2 - 1), cv2.FONT_HERSHEY_SIMPLEX, 0.5, c, 2
+            )
+    for i, isl in enumerate(m.side.islands):
+        cx, cy = bg.centres[i]
+        c = colour("circled", isl.label)
+        if i in m.circled or c == DOUBT:
+            cv2.circle(img, p(cx, cy), round(bg.r * 1.3 * PPM), c, 2)
+        v = m.numerals[i]
+        c = colour("number", isl.label)
+        cv2.putText(
+            img,
+            "-" if v is None else str(v),
+            p(cx + bg.r * 0.9, cy + bg.r * 1.2),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.8,
+            c,
+            2,
+        )
+    for j, (x, y, w, h) in enumerate(lay.card_slots):
+        c = colour("card", str(j + 1))
+        if j + 1 in m.cards or c == DOUBT:
+            cv2.rectangle(img, p(x, y), p(x + w, y + h), c, 2)
+    for goal, cells in lay.goal_turn_cells.items():
+        turn = m.goal_turn(goal)
+        x, y, w, h = cells[1]
+        cv2.putText(
+            img,
+            "-" if turn is None else str(turn),
+            p(x + w + 1, y + h),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.8,
+            colour("bonus", goal),
+            2,
+        )
+    ok, data = cv2.imencode(".png", img)
+    return data.tobytes()
+
+
+def player_crop_png(scan: Scan) -> bytes:
+    """The player's name as written, cut out of the rectified sheet (kept as a picture only)."""
+    x, y, w, h = scan.player_box
+    crop = scan.rectified[int(y * PPM) : int((y + h) * PPM), int(x * PPM) : int((x + w) * PPM)]
+    ok, data = cv2.imencode(".png", crop)
+    return data.tobytes()

@@ -1,0 +1,141 @@
+"""Read one photographed sheet: markers -> homography -> fields -> the most probable consistent reading."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+import numpy as np
+
+from hashi_print.errors import LayoutError
+from hashi_print.game.board import BoardSide, builtin_side
+from hashi_print.game.deck import Deck
+from hashi_print.game.scoring import Scoring
+from hashi_print.render.sheet import sheet_layout
+from hashi_print.sheets.marks import Marks, marks_text, sheet_of
+from hashi_print.sheets.scan.fields import measure
+from hashi_print.sheets.scan.register import PPM, UnreadableImage, ink_map, load_image, rectify, register
+from hashi_print.sheets.scan.resolve import Uncertain, resolve
+from hashi_print.sheets.validate import Report, validate
+
+
+class ScanStatus(StrEnum):
+    """How far a reading can be trusted."""
+
+    OK = "ok"
+    REVIEW = "review"
+    UNREADABLE = "unreadable"
+
+
+@dataclass(frozen=True)
+class Scan:
+    """The reading of one picture: status, side and paper, the marks, doubtful fields and their validation."""
+
+    file: str
+    status: ScanStatus
+    side: str | None = None
+    paper: str | None = None
+    marks: Marks | None = None
+    uncertain: tuple[Uncertain, ...] = ()
+    validation: Report | None = None
+    error: str | None = None
+    rectified: np.ndarray | None = None
+    player_box: tuple[float, float, float, float] | None = None
+
+    @property
+    def broken(self) -> bool:
+        """True when read with confidence but a rule is broken."""
+        return self.status is ScanStatus.OK and self.validation is not None and not self.validation.ok
+
+    def sheet_text(self, side_text: str | None = None) -> str | None:
+        """The reading as `hashi-sheet 1` text, doubtful fields marked with a trailing `?` comment."""
+        if self.marks is None:
+            return None
+        text = marks_text(self.marks, side_text)
+        if not self.uncertain:
+            return text
+        notes = [
+            f"# ? {u.field} {u.where}: read {u.read!r}, maybe {', '.join(map(repr, u.alternatives)) or '-'}"
+            f" (confidence {u.confidence:.2f})"
+            for u in self.uncertain
+        ]
+        return text + "\n".join(notes) + "\n"
+
+    def to_json(self) -> dict:
+        """The contract JSON object of this reading."""
+        out: dict = {"file": self.file, "status": self.status.value, "side": self.side, "paper": self.paper}
+        if self.marks is None:
+            return out | {"error": self.error, "sheet": None, "validation": None}
+        m = self.marks
+        labels = [i.label for i in m.side.islands]
+        out |= {
+            "sheet": self.sheet_text(),
+            "numbers": {labels[i]: v for i, v in enumerate(m.numerals) if v is not None},
+            "bridges": {_lane_key(m.side, k): n for k, n in enumerate(m.bridges) if n},
+            "circled": [labels[i] for i in sorted(m.circled)],
+            "cards": sorted(m.cards),
+            "bonus": dict(m.goals),
+            "uncertain": [u.to_json() for u in self.uncertain],
+            "validation": None if self.validation is None else self.validation.to_json(),
+        }
+        return out
+
+
+def _lane_key(side: BoardSide, k: int) -> str:
+    """A lane as `X-Y` with X before Y alphabetically."""
+    lane = side.geometry.lanes[k]
+    a, b = sorted((side.islands[lane.a].label, side.islands[lane.b].label))
+    return f"{a}-{b}"
+
+
+def scan_file(path: str | Path, deck: Deck, scoring: Scoring | None, layout: BoardSide | None = None) -> Scan:
+    """Read one picture; an unreadable one gives status "unreadable" with the reason."""
+    try:
+        img = load_image(path)
+        return scan_image(img, deck, scoring, layout, str(path))
+    except UnreadableImage as err:
+        return Scan(str(path), ScanStatus.UNREADABLE, error=str(err))
+
+
+def scan_image(
+    img: np.ndarray,
+    deck: Deck,
+    scoring: Scoring | None,
+    layout: BoardSide | None = None,
+    source: str = "image",
+) -> Scan:
+    """Read a BGR picture of a filled sheet."""
+    reg = register(img, source)
+    if layout is not None:
+        side = layout
+    elif reg.kind == "custom":
+        raise UnreadableImage(
+            "the sheet's markers name a board of your own; pass --layout FILE", source=source
+        )
+    else:
+        side = builtin_side(reg.kind)
+    try:
+        lay = sheet_layout(side, reg.paper, len(deck.cards), custom=reg.kind == "custom")
+    except LayoutError as err:
+        raise UnreadableImage(str(err), source=source) from None
+    sheet = rectify(img, reg)
+    ink = ink_map(sheet)
+    if float(np.mean(ink > 0.28)) > 0.35:
+        raise UnreadableImage("the picture inside the markers is not a score sheet", source=source)
+    resolved = resolve(measure(ink, side, lay, PPM), side, deck)
+    report = validate(sheet_of(resolved.marks, source), deck, scoring)
+    review = bool(resolved.uncertain)
+    status = ScanStatus.REVIEW if review else ScanStatus.OK
+    return Scan(
+        source,
+        status,
+        side.name,
+        reg.paper,
+        resolved.marks,
+        resolved.uncertain,
+        report,
+        None,
+        sheet,
+        lay.player,
+    )

@@ -1,0 +1,326 @@
+"""Choose the most probable reading that the rules allow, and say which fields are not clearly decided.
+
+Rules used while reading: a circled island's numeral equals its bridges; an uncircled numeral is
+above its bridges; only a numbered island is circled; a bridge has a numbered end; crossing lanes
+do not both carry bridges; the numerals written are among the crossed-off cards' numerals plus the
+setup 3 or 4; a goal's turn is written only when the goal is reached, and not after the last card.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import Counter
+from dataclasses import dataclass
+
+from hashi_print.game.board import BoardSide
+from hashi_print.game.deck import Deck
+from hashi_print.game.rules import SETUP_VALUES, GameState, goals_met
+from hashi_print.sheets.marks import Marks
+from hashi_print.sheets.scan.fields import Measured
+
+FIRM = 0.995  # a measured value this likely is not reconsidered
+CLEAR = 0.95  # a chosen value below this (after the rules) goes to review
+RUNNER_UP = math.log(30.0)  # a different consistent reading this close makes its fields uncertain
+MAX_STEPS = 3000
+INNER_STEPS = 200
+
+
+@dataclass(frozen=True)
+class Uncertain:
+    """A field a person should look at: what was read, what else it may be, and how sure the reader is."""
+
+    field: str
+    where: str
+    read: object
+    alternatives: tuple
+    confidence: float
+
+    def to_json(self) -> dict:
+        """The contract JSON object of this field."""
+        return {
+            "field": self.field,
+            "where": self.where,
+            "read": self.read,
+            "alternatives": list(self.alternatives),
+            "confidence": round(self.confidence, 3),
+        }
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """The chosen reading, its doubtful fields, and whether the rules allow it at all."""
+
+    marks: Marks
+    uncertain: tuple[Uncertain, ...]
+    consistent: bool
+
+
+@dataclass(frozen=True)
+class _Field:
+    kind: str
+    index: int
+    where: str
+    options: tuple  # values, most likely first
+    costs: tuple  # -log p of each option
+
+
+def _field(kind: str, index: int, where: str, probs: dict) -> _Field:
+    """A field with its plausible values (a firm one keeps only its best)."""
+    ranked = sorted(probs.items(), key=lambda kv: -kv[1])
+    keep = [(v, p) for v, p in ranked if p >= 0.003] if ranked[0][1] < FIRM else ranked[:1]
+    keep = keep[:4]
+    return _Field(
+        kind, index, where, tuple(v for v, _ in keep), tuple(-math.log(max(p, 1e-12)) for _, p in keep)
+    )
+
+
+def _outer_fields(m: Measured, side: BoardSide) -> list[_Field]:
+    """Lanes, circles, cards and goal turns: read on their own, then checked against each other."""
+    labels = [i.label for i in side.islands]
+    return (
+        [_field("bridges", k, side.lane_name(k), p) for k, p in enumerate(m.lanes)]
+        + [_field("circled", i, labels[i], p) for i, p in enumerate(m.circles)]
+        + [_field("card", j, str(j + 1), p) for j, p in enumerate(m.cards)]
+        + [_field("bonus", 0, goal, p) for goal, p in m.goals.items()]
+    )
+
+
+@dataclass(frozen=True)
+class _Inner:
+    numerals: tuple[int | None, ...]
+    cost: float
+    posterior: tuple[float, ...]
+
+
+def _outer_marks(fields: list[_Field], choice: tuple[int, ...], side: BoardSide) -> Marks:
+    """The marks of one choice of option per outer field (numerals still empty)."""
+    bridges = [0] * len(side.geometry.lanes)
+    circled, cards, goals = set(), set(), []
+    for f, c in zip(fields, choice, strict=True):
+        v = f.options[c]
+        if f.kind == "bridges":
+            bridges[f.index] = v
+        elif f.kind == "circled" and v:
+            circled.add(f.index)
+        elif f.kind == "card" and v:
+            cards.add(f.index + 1)
+        elif f.kind == "bonus" and v is not None:
+            goals.append((f.where, v))
+    return Marks(
+        side, (None,) * len(side.islands), tuple(bridges), frozenset(circled), frozenset(cards), tuple(goals)
+    )
+
+
+def _allowed(numeral_probs: dict, count: int, circled: bool) -> dict:
+    """The numerals the rules allow on an island with `count` bridges, circled or not, with their weights."""
+    if circled:
+        return {count: numeral_probs.get(count, 0.0)} if 1 <= count <= 6 else {}
+    return {v: p for v, p in numeral_probs.items() if v is None or v > count}
+
+
+def _inner(marks: Marks, numerals: tuple[dict, ...], deck: Deck) -> _Inner | None:
+    """The most likely numerals the rules allow given bridges and circles, or None when none fit."""
+    side = marks.side
+    counts = GameState(side, (None,) * len(side.islands), marks.bridges).counts
+    allowed = [_allowed(p, counts[i], i in marks.circled) for i, p in enumerate(numerals)]
+    if any(not a or max(a.values()) <= 0 for a in allowed):
+        return None
+    geo = side.geometry
+    # A bridge needs a numbered end: when neither end is likely numbered, the likelier one must be.
+    first = [max(a, key=a.get) for a in allowed]
+    for k, b in enumerate(marks.bridges):
+        lane = geo.lanes[k]
+        if b and first[lane.a] is None and first[lane.b] is None:
+            ends = [
+                (max((p for v, p in allowed[e].items() if v is not None), default=0.0), e)
+                for e in (lane.a, lane.b)
+            ]
+            p, end = max(ends)
+            if p <= 0:
+                return None
+            allowed[end] = {v: q for v, q in allowed[end].items() if v is not None}
+            first[end] = max(allowed[end], key=allowed[end].get)
+    chosen = _numerals_by_deck(marks, allowed, deck)
+    if chosen is None:
+        return None
+    cost = sum(-math.log(max(allowed[i][v], 1e-12)) for i, v in enumerate(chosen))
+    posterior = tuple(allowed[i][v] / sum(allowed[i].values()) for i, v in enumerate(chosen))
+    return _Inner(tuple(chosen), cost, posterior)
+
+
+def _numerals_by_deck(marks: Marks, allowed: list[dict], deck: Deck) -> list | None:
+    """The likeliest allowed numerals that also fit the deck (best-first over the uncircled islands)."""
+    ranked = [sorted(a, key=a.get, reverse=True)[:3] for a in allowed]
+    costs = [[-math.log(max(allowed[i][v], 1e-12)) for v in r] for i, r in enumerate(ranked)]
+    free = [i for i, r in enumerate(ranked) if len(r) > 1]
+    start = tuple(0 for _ in ranked)
+    heap, seen = [(0.0, start)], {start}
+    for _ in range(INNER_STEPS):
+        if not heap:
+            break
+        cost, pick = heapq.heappop(heap)
+        chosen = [ranked[i][c] for i, c in enumerate(pick)]
+        trial = Marks(marks.side, tuple(chosen), marks.bridges, marks.circled, marks.cards, marks.goals)
+        if consistent(trial, deck):
+            return chosen
+        for i in free:
+            c = pick[i] + 1
+            if c < len(ranked[i]):
+                nxt = pick[:i] + (c,) + pick[i + 1 :]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    heapq.heappush(heap, (cost - costs[i][c - 1] + costs[i][c], nxt))
+    return None
+
+
+def consistent(marks: Marks, deck: Deck) -> bool:
+    """True when the marks could be the end of a game played by the rules (as far as the reader uses them)."""
+    side, geo = marks.side, marks.side.geometry
+    state = GameState(side, marks.numerals, marks.bridges)
+    for i, n in enumerate(marks.numerals):
+        if i in marks.circled:
+            if n is None or state.counts[i] != n:
+                return False
+        elif n is not None and state.counts[i] >= n:
+            return False
+    for k, b in enumerate(marks.bridges):
+        if b:
+            lane = geo.lanes[k]
+            if marks.numerals[lane.a] is None and marks.numerals[lane.b] is None:
+                return False
+            if any(marks.bridges[j] for j in geo.crossings[k]):
+                return False
+    crossed = Counter(deck.cards[p - 1].numeral for p in marks.cards)
+    written = Counter(n for n in marks.numerals if n is not None)
+    extra = [v for v in written for _ in range(max(0, written[v] - crossed[v]))]
+    if len(extra) > 1 or (extra and extra[0] not in SETUP_VALUES):
+        return False
+    reached = set(goals_met(state))
+    return all(g in reached and t <= max(1, len(marks.cards)) for g, t in marks.goals)
+
+
+def _evaluate(fields, choice, side, numerals, deck):
+    """Total cost and inner reading of one outer choice, or None when the rules allow no numerals."""
+    inner = _inner(_outer_marks(fields, choice, side), numerals, deck)
+    if inner is None:
+        return None
+    return sum(f.costs[c] for f, c in zip(fields, choice, strict=True)) + inner.cost, inner
+
+
+def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
+    """The most probable consistent reading, with the fields a person should check."""
+    fields = _outer_fields(m, side)
+    labels = [i.label for i in side.islands]
+    found = _best_consistent(fields, side, m.numerals, deck)
+    if not found:
+        marks = _outer_marks(fields, tuple(0 for _ in fields), side)
+        numerals = tuple(max(p, key=p.get) for p in m.numerals)
+        marks = Marks(side, numerals, marks.bridges, marks.circled, marks.cards, marks.goals)
+        doubt = [_uncertain(f, 0, math.exp(-f.costs[0])) for f in fields if f.costs[0] > -math.log(0.9)]
+        # No reading fits the rules: either the sheet breaks one or a field is misread, so every
+        # numeral (the least sure kind of field) is left for a person to check.
+        doubt += [
+            Uncertain(
+                "number",
+                labels[i],
+                v,
+                tuple(sorted((k for k in p if k != v), key=p.get, reverse=True))[:3],
+                p[v],
+            )
+            for i, (v, p) in enumerate(zip(numerals, m.numerals, strict=True))
+            if v is not None or p[v] < 0.9
+        ]
+        return Resolved(marks, tuple(doubt), False)
+    best_cost, best, inner = found[0]
+    doubtful: dict[tuple[str, str], Uncertain] = {}
+    for n, f in enumerate(fields):
+        if len(f.options) < 2:
+            continue
+        weights = [math.exp(-best_cost)]
+        for c in range(len(f.options)):
+            if c != best[n]:
+                alt = _evaluate(fields, best[:n] + (c,) + best[n + 1 :], side, m.numerals, deck)
+                if alt is not None:
+                    weights.append(math.exp(-alt[0]))
+        post = weights[0] / sum(weights)
+        if post < CLEAR:
+            doubtful[(f.kind, f.where)] = _uncertain(f, best[n], post)
+    for i, post in enumerate(inner.posterior):
+        if post < CLEAR:
+            p = m.numerals[i]
+            read = inner.numerals[i]
+            doubtful[("number", labels[i])] = Uncertain(
+                "number",
+                labels[i],
+                read,
+                tuple(v for v in sorted(p, key=p.get, reverse=True) if v != read)[:3],
+                post,
+            )
+    if len(found) > 1 and found[1][0] - best_cost < RUNNER_UP:
+        share = 1.0 / (1.0 + math.exp(best_cost - found[1][0]))
+        _, other, other_inner = found[1]
+        for n, (a, b) in enumerate(zip(best, other, strict=True)):
+            if a != b and (fields[n].kind, fields[n].where) not in doubtful:
+                doubtful[(fields[n].kind, fields[n].where)] = _uncertain(fields[n], a, share)
+        for i, (a, b) in enumerate(zip(inner.numerals, other_inner.numerals, strict=True)):
+            if a != b and ("number", labels[i]) not in doubtful:
+                doubtful[("number", labels[i])] = Uncertain("number", labels[i], a, (b,), share)
+    # A numeral settled by bridges or a circle that are themselves in doubt is in doubt too.
+    geo = side.geometry
+    lane_of = {side.lane_name(k): lane for k, lane in enumerate(geo.lanes)}
+    for (kind, where), u in list(doubtful.items()):
+        if kind == "bridges":
+            ends = (lane_of[where].a, lane_of[where].b)
+        elif kind == "circled":
+            ends = (labels.index(where),)
+        else:
+            ends = ()
+        for i in ends:
+            if ("number", labels[i]) not in doubtful and inner.numerals[i] is not None:
+                p = m.numerals[i]
+                doubtful[("number", labels[i])] = Uncertain(
+                    "number",
+                    labels[i],
+                    inner.numerals[i],
+                    tuple(v for v in sorted(p, key=p.get, reverse=True) if v != inner.numerals[i])[:3],
+                    u.confidence,
+                )
+    outer = _outer_marks(fields, best, side)
+    marks = Marks(side, inner.numerals, outer.bridges, outer.circled, outer.cards, outer.goals)
+    return Resolved(marks, tuple(doubtful.values()), True)
+
+
+def _uncertain(f: _Field, chosen: int, confidence: float) -> Uncertain:
+    """Describe one doubtful field for the report."""
+    read = f.options[chosen]
+    return Uncertain(f.kind, f.where, read, tuple(v for v in f.options if v != read), confidence)
+
+
+def _best_consistent(fields: list[_Field], side: BoardSide, numerals: tuple[dict, ...], deck: Deck) -> list:
+    """The two best consistent readings (cost, outer choice, numerals), best-first over outer options."""
+    inner_floor = sum(-math.log(max(max(p.values()), 1e-12)) for p in numerals)
+    start = tuple(0 for _ in fields)
+    open_set = [(sum(f.costs[0] for f in fields), start)]
+    seen = {start}
+    out: list = []
+    steps = 0
+    open_fields = [n for n, f in enumerate(fields) if len(f.options) > 1]
+    while open_set and steps < MAX_STEPS:
+        cost, choice = heapq.heappop(open_set)
+        if len(out) >= 2 and cost + inner_floor >= out[1][0]:
+            break
+        steps += 1
+        ev = _evaluate(fields, choice, side, numerals, deck)
+        if ev is not None:
+            out.append((ev[0], choice, ev[1]))
+            out.sort(key=lambda item: item[0])
+            out = out[:2]
+        for n in open_fields:
+            c = choice[n] + 1
+            if c < len(fields[n].options):
+                nxt = choice[:n] + (c,) + choice[n + 1 :]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    heapq.heappush(open_set, (cost - fields[n].costs[c - 1] + fields[n].costs[c], nxt))
+    return out
