@@ -29,14 +29,17 @@ def progress(puzzle: Puzzle, counts: Sequence[int], solution: Solution | None) -
     """Compare bridges drawn (a count per lane) with the solution (None when the puzzle has none).
 
     Solved means the drawing satisfies every rule (checked independently of the solver). A lane is
-    wrong when it holds more bridges than the solution puts there; an island is overfull with more
-    bridges than its clue and complete with exactly its clue.
+    wrong when it holds more bridges than the solution puts there (none is wrong without a solution
+    to compare with); an island is overfull with more bridges than its clue and complete with exactly
+    its clue.
     """
     geo = puzzle.geometry
     names = island_names(puzzle)
-    truth = solution.lane_counts(geo) if solution is not None else (0,) * len(geo.lanes)
-    wrong = tuple(lane_name(puzzle, k, names) for k, (x, s) in enumerate(zip(counts, truth, strict=True))
-                  if x > s)
+    wrong: tuple[str, ...] = ()
+    if solution is not None:
+        truth = solution.lane_counts(geo)
+        wrong = tuple(lane_name(puzzle, k, names) for k, (x, s) in enumerate(zip(counts, truth, strict=True))
+                      if x > s)
     touching = [sum(counts[k] for k in lanes) for lanes in geo.lanes_of]
     overfull = tuple(names[i] for i, n in enumerate(touching) if n > puzzle.clues[i])
     complete = tuple(names[i] for i, n in enumerate(touching) if n == puzzle.clues[i])

@@ -16,11 +16,11 @@ from hashi_print.game.deck import CARDS_PLAYED, GOALS, Card, load_deck
 from hashi_print.game.rules import Move, apply, new_game
 from hashi_print.game.scoring import load_scoring, rating, score_sheet
 from hashi_print.game.simulate import deal
-from hashi_print.puzzle.check import check_solution
-from hashi_print.puzzle.deduce import check_state, hint_steps, island_names, lane_name, step_json
+from hashi_print.puzzle.deduce import check_state, hint, island_names, lane_name
 from hashi_print.puzzle.formats import format_tatham_id, parse_bridges, parse_puzzle
 from hashi_print.puzzle.generate import generate
 from hashi_print.puzzle.model import Puzzle, Solution
+from hashi_print.puzzle.progress import progress
 from hashi_print.puzzle.solve import solve, solve_traced
 from hashi_print.sheets.formats import (
     format_record,
@@ -119,10 +119,7 @@ def solve_task(text: str, mode: str, backend: str, card: str) -> dict:
 def hint_task(text: str, bridges: str) -> dict | None:
     """The `hint --json` object for the bridges drawn so far, or None when nothing is left to deduce."""
     puzzle = read_web_puzzle(text)
-    steps = hint_steps(puzzle, _drawn(puzzle, bridges))
-    if not steps:
-        return None
-    return {**step_json(puzzle, steps[-1]), "because": [step_json(puzzle, s) for s in steps[:-1]]}
+    return hint(puzzle, _drawn(puzzle, bridges)).to_json()
 
 
 @lru_cache(maxsize=256)
@@ -135,24 +132,9 @@ def _unique_solution(puzzle_id: str) -> Solution | None:
 def check_task(text: str, bridges: str) -> dict:
     """Compare the bridges drawn with the unique solution: wrong lanes, over-full and complete islands."""
     puzzle = read_web_puzzle(text)
-    counts = _drawn_loose(puzzle, bridges)
-    geo = puzzle.geometry
-    names = island_names(puzzle)
-    touching = [sum(counts[k] for k in geo.lanes_of[i]) for i in range(len(geo.positions))]
     solution = _unique_solution(format_tatham_id(puzzle))
-    wrong = []
-    if solution is not None:
-        right = solution.lane_counts(geo)
-        wrong = [lane_name(puzzle, k, names) for k, (x, s) in enumerate(zip(counts, right, strict=True))
-                 if x > s]
-    drawn = Solution.from_lane_counts(geo, counts)
-    return {
-        "solved": not _crosses(puzzle, counts) and not check_solution(puzzle, drawn),
-        "wrong": wrong,
-        "overfull": [names[i] for i, t in enumerate(touching) if t > puzzle.clues[i]],
-        "complete": [names[i] for i, t in enumerate(touching) if t == puzzle.clues[i]],
-        "unique": solution is not None,
-    }
+    return {**progress(puzzle, _drawn_loose(puzzle, bridges), solution).to_json(),
+            "unique": solution is not None}
 
 
 def _drawn_loose(puzzle: Puzzle, bridges: str) -> tuple[int, ...]:
@@ -174,12 +156,6 @@ def _drawn_item(puzzle: Puzzle, item: str) -> tuple[int, ...]:
                           source="bridges")
     # Reading checks no clue, so a double bridge to a 1 comes back as drawn (the player sees it red).
     return parse_bridges(puzzle, item, source="bridges")
-
-
-def _crosses(puzzle: Puzzle, counts: tuple[int, ...]) -> bool:
-    """Tell whether two drawn bridges cross."""
-    geo = puzzle.geometry
-    return any(x and counts[c] for k, x in enumerate(counts) for c in geo.crossings[k])
 
 
 def generate_task(width: int, height: int, difficulty: str, seed: int) -> dict:

@@ -1,38 +1,31 @@
-"""Checking drawn bridges: solved, wrong lanes, overfull and complete islands, as the web app shows them."""
+"""Tests of checking drawn bridges: solved, wrong lanes, overfull and complete islands."""
 
 from __future__ import annotations
 
-from hashi_print.puzzle.formats import parse_tatham_id
-from hashi_print.puzzle.progress import check_drawn
+from hashi_print.puzzle.formats import parse_puzzle
+from hashi_print.puzzle.progress import progress
 from hashi_print.puzzle.solve import solve
 from tests.independent import is_valid_solution
 
-README_ID = "7x7m2:3c5a1c1a1b2b2b2g4a5a4h2d2a"
+PUZZLE = parse_puzzle("10x10m2:1b1c5a3j3f5a3j4c4b4m3a2a1a2l2b1g4b3b1a2")
 
 
-def test_the_solution_is_solved_and_every_island_complete():
-    pz = parse_tatham_id(README_ID)
-    solution = solve(pz).solution
-    assert is_valid_solution(pz, solution)
-    got = check_drawn(pz, solution.lane_counts(pz.geometry))
+def test_the_solution_drawn_is_solved_and_every_island_complete():
+    solution = solve(PUZZLE).solution
+    assert is_valid_solution(PUZZLE, solution)
+    counts = solution.lane_counts(PUZZLE.geometry)
+    got = progress(PUZZLE, counts, solution)
     assert got.solved and got.wrong == () and got.overfull == ()
-    assert len(got.complete) == len(pz.islands)
+    assert len(got.complete) == len(PUZZLE.islands)
 
 
-def test_a_wrong_bridge_and_an_overfull_island_are_named():
-    pz = parse_tatham_id(README_ID)
-    geo = pz.geometry
-    truth = solve(pz).solution.lane_counts(geo)
-    # A lane the solution leaves empty, drawn twice: wrong, and it may overfill an end.
-    k = truth.index(0)
-    counts = [0] * len(geo.lanes)
+def test_an_extra_bridge_is_wrong_and_nothing_is_wrong_without_a_solution():
+    solution = solve(PUZZLE).solution
+    truth = solution.lane_counts(PUZZLE.geometry)
+    k = next(k for k, n in enumerate(truth) if n == 0)
+    counts = [0] * len(truth)
     counts[k] = 2
-    got = check_drawn(pz, counts).to_json()
-    lane = geo.lanes[k]
-    ends = [pz.islands[lane.a], pz.islands[lane.b]]
-    names = [f"{chr(65 + i.col)}{i.row + 1}" for i in ends]
-    assert got["solved"] is False and got["wrong"] == ["-".join(names)]
-    assert got["overfull"] == [n for n, i in zip(names, ends, strict=True) if i.clue < 2]
-    assert got["complete"] == [n for n, i in zip(names, ends, strict=True) if i.clue == 2]
-    assert check_drawn(pz, [0] * len(geo.lanes)).to_json() == {"solved": False, "wrong": [], "overfull": [],
-                                                               "complete": []}
+    got = progress(PUZZLE, counts, solution)
+    assert not got.solved and len(got.wrong) == 1
+    assert got.to_json()["wrong"] == list(got.wrong)
+    assert progress(PUZZLE, counts, None).wrong == ()
