@@ -94,16 +94,21 @@ class LocalPool:
         finished = False
         try:
             while True:
-                while len(inflight) < window:
-                    index = retry.popleft() if retry else next_index()
-                    if index is None:
-                        break
-                    inflight[pool.submit(task, spec, index)] = index
-                if not inflight:
-                    finished = True
-                    return
-                done, _ = wait(inflight, return_when=FIRST_COMPLETED)
+                # a worker may die at any moment, so submitting can find the pool broken too
                 try:
+                    while len(inflight) < window:
+                        index = retry.popleft() if retry else next_index()
+                        if index is None:
+                            break
+                        try:
+                            inflight[pool.submit(task, spec, index)] = index
+                        except BrokenProcessPool:
+                            retry.appendleft(index)
+                            raise
+                    if not inflight:
+                        finished = True
+                        return
+                    done, _ = wait(inflight, return_when=FIRST_COMPLETED)
                     results = [(inflight[f], f.result()) for f in sorted(done, key=inflight.get)]
                 except BrokenProcessPool:
                     restarts += 1
@@ -111,8 +116,8 @@ class LocalPool:
                         raise BankError("the worker processes keep dying (out of memory?); the puzzles "
                                         "finished so far are stored, run the same command to go on") from None
                     log.warning("a worker process died; restarting the pool and redoing %d puzzle(s)",
-                                len(inflight))
-                    retry.extend(sorted(inflight.values()))
+                                len(inflight) + len(retry))
+                    retry = deque(sorted([*retry, *inflight.values()]))
                     inflight.clear()
                     _stop(pool)
                     pool = _new_pool(self.workers)
