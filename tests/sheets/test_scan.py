@@ -252,40 +252,15 @@ def test_fill_draws_the_record_onto_the_sheet(tmp_path):
     board_numerals = sorted(int(t) for t in drawn if t and t.isdigit() and int(t) <= 6)
     for v in set(wanted):
         assert board_numerals.count(v) >= wanted.count(v)
-    png = tmp_path / "ann.png"
-    hand = CliRunner().invoke(
-        cli,
-        [
-            "sheet",
-            "--fill",
-            str(FIX / "fixture-record-ann.txt"),
-            "--format",
-            "png",
-            "--deck",
-            str(FIX / "fixture-deck.json"),
-            "--hand",
-            "3",
-            "--out",
-            str(png),
-        ],
-    )
+    def hand_drawn(out):
+        """Draw Ann's record as a hand would, with pen seed 3, into `out`."""
+        args = ["sheet", "--fill", str(FIX / "fixture-record-ann.txt"), "--format", "png",
+                "--deck", str(FIX / "fixture-deck.json"), "--hand", "3", "--out", str(out)]
+        return CliRunner().invoke(cli, args)
+
+    png, again = tmp_path / "ann.png", tmp_path / "again.png"
+    hand = hand_drawn(png)
     assert hand.exit_code == 0, hand.output
-    again = tmp_path / "again.png"
-    CliRunner().invoke(
-        cli,
-        [
-            "sheet",
-            "--fill",
-            str(FIX / "fixture-record-ann.txt"),
-            "--format",
-            "png",
-            "--deck",
-            str(FIX / "fixture-deck.json"),
-            "--hand",
-            "3",
-            "--out",
-            str(again),
-        ],
-    )
+    assert hand_drawn(again).exit_code == 0
     assert png.read_bytes() == again.read_bytes()
     assert cv2.imread(str(png)).shape[:2] == (round(297 * 8), round(210 * 8))
