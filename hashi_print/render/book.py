@@ -104,7 +104,7 @@ def check_book_plan(requests: Sequence[Request], options: BookOptions, density: 
     """Plan the book from the requests alone and raise what would stop it; return its page count."""
     check_isbn(options.isbn)
     shapes = planned_shapes(requests, options.order, density)
-    _margins, pages = plan_book(shapes, options.layout, options.order == "progression")
+    pages = plan_book(shapes, options.layout, options.order == "progression").pages
     if options.profile == "kdp":
         kdp_gutter(len(pages))
     return len(pages)
@@ -508,7 +508,10 @@ def _render_book(puzzles: Sequence[BookPuzzle], options: BookOptions) -> Book:
         raise OptionError("a book needs at least one puzzle")
     check_isbn(options.isbn)
     ordered = order_puzzles(puzzles, options.order)
-    margins, pages = plan_book(shapes_of(ordered), options.layout, options.order == "progression")
+    plan = plan_book(shapes_of(ordered), options.layout, options.order == "progression")
+    # The plan may move a few grids of a grade to its last page, so its numbering is the book's.
+    ordered = [ordered[i] for i in plan.order]
+    margins, pages = plan.margins, plan.pages
     w, h = trim_size(options.trim)
     pad = CROP_SPACE if options.crop_marks else 0.0
     subject = _("{count} Hashiwokakero puzzles with solutions").format(count=len(ordered))
