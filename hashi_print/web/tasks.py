@@ -16,6 +16,7 @@ from hashi_print.game.deck import CARDS_PLAYED, GOALS, Card, load_deck
 from hashi_print.game.rules import Move, apply, new_game
 from hashi_print.game.scoring import load_scoring, rating, score_sheet
 from hashi_print.game.simulate import deal
+from hashi_print.i18n import language
 from hashi_print.puzzle.deduce import check_state, hint, island_names, lane_name
 from hashi_print.puzzle.formats import format_tatham_id, parse_bridges, parse_puzzle
 from hashi_print.puzzle.generate import generate
@@ -116,10 +117,12 @@ def solve_task(text: str, mode: str, backend: str, card: str) -> dict:
     }
 
 
-def hint_task(text: str, bridges: str) -> dict | None:
-    """The `hint --json` object for the bridges drawn so far, or None when nothing is left to deduce."""
+def hint_task(text: str, bridges: str, lang: str = "en") -> dict | None:
+    """The `hint --json` object for the bridges drawn so far, its sentences in `lang`, or None when
+    nothing is left to deduce."""
     puzzle = read_web_puzzle(text)
-    return hint(puzzle, _drawn(puzzle, bridges)).to_json()
+    with language(lang):
+        return hint(puzzle, _drawn(puzzle, bridges)).to_json()
 
 
 @lru_cache(maxsize=256)

@@ -33,7 +33,7 @@ CHROMIUM = "/usr/bin/chromium"
 def kit_svgs(tmp_path_factory) -> dict[str, list[Path]]:
     """The kit's SVG files (sheets, cards, solo table, leaflet) in English, Korean and Japanese."""
     data = load_kit_data()
-    examples = leaflet_examples(data.side_a)
+    examples = leaflet_examples(data.side_a, data.deck)
     out = {}
     for lang in ("en", "ko", "ja"):
         folder = tmp_path_factory.mktemp(f"svg-{lang}")
@@ -94,7 +94,7 @@ def test_english_svgs_embed_nothing_and_a_rerun_gives_the_same_bytes(kit_svgs, t
     for path in kit_svgs["en"]:
         assert b"@font-face" not in path.read_bytes(), path.name
     data = load_kit_data()
-    again = svg_files(data, "a4", tmp_path, leaflet_examples(data.side_a), "ja")
+    again = svg_files(data, "a4", tmp_path, leaflet_examples(data.side_a, data.deck), "ja")
     for (path, _what), first in zip(again, kit_svgs["ja"], strict=True):
         assert path.read_bytes() == first.read_bytes(), path.name
 
