@@ -273,7 +273,8 @@ def test_solo_table_shows_rating_bands_per_level_on_the_level_rows(tmp_path, dat
             row_y = float(ids[f"solo-{side}-{level}-red"].get("y"))
             for k, (low, _words) in enumerate(bands):
                 cell = ids[f"solo-rating-{side}-{level}-{k}"]
-                assert cell.text == f"{low}+"
+                # The best band is open-ended, each other ends one below the band above it.
+                assert cell.text == (f"{low}+" if k == 0 else f"{low}\u2013{bands[k - 1][0] - 1}")
                 assert float(cell.get("y")) == pytest.approx(row_y)
     pdf = render_solo(per_level, paper, "pdf", tmp_path / "solo.pdf")
     words = " ".join(PdfReader(io.BytesIO(pdf.read_bytes())).pages[0].extract_text().split())
