@@ -74,10 +74,13 @@ def visit(page, server, lang: str) -> dict[str, str]:  # noqa: F811
     """Walk the pages in `lang` the way a player does (switching with the menu) and return what each shows."""
     shown = {}
     page.goto(f"{server}/")
-    page.click(f"#lang-{lang}")
+    with page.expect_navigation():
+        page.click(f"#lang-{lang}")
     page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
     shown["home"] = page.evaluate(VISIBLE)
-    page.click("nav a[href='/new']")
+    with page.expect_navigation():
+        page.click("nav a[href='/new']")
+    page.wait_for_selector("#generate")
     shown["new"] = page.evaluate(VISIBLE)
     page.goto(f"{server}/play?p={PUZZLE}")
     page.wait_for_selector("#board .island")
