@@ -317,7 +317,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return await pool.run(tasks.play_task, choice_field(body, "side", ("a", "b"), "a"),
                               choice_field(body, "level", tuple(SoloLevel), "normal"),
                               int_field(body, "seed", 0, MAX_SEED),
-                              setup, turns_field(body), player)
+                              setup, turns_field(body), player,
+                              choice_field(body, "lang", LANGUAGES, "en"))
 
     async def not_found(request: Request, exc: HTTPException) -> Response:
         if request.url.path.startswith("/api/"):

@@ -140,3 +140,18 @@ def test_hints_are_explained_in_the_language_asked_for():
     assert {k: v for k, v in german.items() if k not in ("text", "because")} == {
         k: v for k, v in english.items() if k not in ("text", "because")}
     assert refused.status_code == 400 and "lang" in refused.json()["error"]
+
+
+def test_a_refused_solo_move_gives_its_reason_in_the_language_asked_for():
+    from hashi_print.game.board import builtin_side
+
+    flagged = next(isl.label for isl in builtin_side("A").islands if isl.flag == "red")
+    body = {"side": "A", "level": "normal", "seed": 7, "setup": f"{flagged}4", "turns": []}
+    with TestClient(create_app(Settings(workers=1))) as c:
+        answers = {lang: c.post("/api/game/play", json={**body, "lang": lang}).json() for lang in LANGUAGES}
+    assert answers["en"] == {"legal": False, "turn": 0, "rule": "setup", "reason":
+                             f"the setup numeral goes on an unflagged island; {flagged} has a red flag"}
+    assert answers["de"]["reason"] == (f"die Startzahl kommt auf eine Insel ohne Flagge; {flagged} hat eine "
+                                       "rote Flagge")
+    assert "赤い旗" in answers["ja"]["reason"] and "빨간 깃발" in answers["ko"]["reason"]
+    assert all(a["rule"] == "setup" and not a["legal"] for a in answers.values())
