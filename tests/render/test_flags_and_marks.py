@@ -150,7 +150,7 @@ def lines_of(el: ET.Element) -> list[tuple[float, float, float, float]]:
     return [tuple(float(ln.get(a)) for a in ("x1", "y1", "x2", "y2")) for ln in el.iter(f"{SVG}line")]
 
 
-@pytest.mark.parametrize("source", ["fixture-a", "fixture-b", "designed-a"])
+@pytest.mark.parametrize("source", ["fixture-a", "fixture-b", "designed-a", "designed-b"])
 def test_crossing_figure_marks_the_point_where_the_two_lanes_cross(tmp_path, data, source):
     kind, name = source.split("-")
     side = data["ab".index(name)] if kind == "fixture" else builtin_side(name)
