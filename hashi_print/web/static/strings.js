@@ -90,6 +90,7 @@ export const T = {
     {island: num || "–", drawn: b, wanted: want}),
   refused: (reason) => _("Refused: {reason}", {reason}),
   goalNames: {red: _("All red flags"), blue: _("All blue flags"), six: _("Six joined")},
+  flagNames: {red: _("Red flag (R)"), blue: _("Blue flag (B)")},
   goalHead: [_("Goal"), _("By turn"), _("Bonus"), _("Reached")],
   goalReached: (t, ok) => (ok ? _("turn {turn} ✓", {turn: t}) : _("turn {turn} (too late)", {turn: t})),
   finalScore: (s) => _("Score {total}: {circled} circled × 2 + bonuses {bonus}", {total: s.total, circled: s.circled,
