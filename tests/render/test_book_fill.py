@@ -160,6 +160,9 @@ def test_every_page_but_a_sections_last_is_full_and_a_size_keeps_its_scale(pool,
     book = render_book(puzzles, BookOptions(trim=trim, profile=profile, per_page=per_page))
     scales = check_book(book, per_page)
     assert set(scales) == set(sizes)
+    # A larger grid never has larger islands than a smaller one, so the sizes sharing a page look alike.
+    by_area = [scales[s] for s in sorted(scales, key=lambda s: s[0] * s[1])]
+    assert by_area == sorted(by_area, reverse=True), scales
 
 
 def test_a_40_puzzle_kdp_book_has_no_page_holding_a_lone_10x10(pool):
