@@ -29,7 +29,8 @@ class Scoring:
     """Points per circled island, bonus values (first, later) per goal, and the solo tables.
 
     `solo[side][goal]` is the standard turn limit; `solo_levels[side][level][goal]` the limits per
-    solo level; `ratings[side]` lists (minimum score, words) from best to worst.
+    solo level; `ratings[side]` lists (minimum score, words) from best to worst for the standard
+    limits, `level_ratings[side][level]` the same for each level's limits.
     """
 
     per_circled: int
@@ -37,6 +38,7 @@ class Scoring:
     solo: dict[str, dict[str, int]] = field(default_factory=dict)
     solo_levels: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
     ratings: dict[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
+    level_ratings: dict[str, dict[str, tuple[tuple[int, str], ...]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

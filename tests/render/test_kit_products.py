@@ -70,7 +70,7 @@ def test_solo_table_shows_every_limit_and_band(tmp_path):
 
 def test_leaflet_examples_are_real_game_states():
     side = load_side(FILES["side_a"])
-    legal, crossing, circled = leaflet_examples(side)
+    legal, crossing, circled = leaflet_examples(side, load_deck(FILES["deck"]))
     assert legal.highlight and sum(legal.highlight.values()) > 0
     assert all(legal.state.bridges[k] >= n for k, n in legal.highlight.items())
     assert crossing.forbidden and crossing.state.bridges[crossing.forbidden[0]] == 0
@@ -88,8 +88,8 @@ def test_leaflet_examples_are_real_game_states():
 
 
 def test_leaflet_pdf_two_pages_with_values(tmp_path):
-    side, scoring = load_side(FILES["side_b"]), load_scoring(FILES["scoring"])
-    data = render_leaflet(side, scoring, "a4", "pdf", tmp_path / "r.pdf").read_bytes()
+    side, deck, scoring = load_side(FILES["side_b"]), load_deck(FILES["deck"]), load_scoring(FILES["scoring"])
+    data = render_leaflet(side, deck, scoring, "a4", "pdf", tmp_path / "r.pdf").read_bytes()
     pages = page_text(data)
     assert len(pages) == 2
     assert "Setup" in pages[0] and "A turn" in pages[0]
@@ -97,7 +97,7 @@ def test_leaflet_pdf_two_pages_with_values(tmp_path):
     for goal, (first, later) in scoring.bonus.items():
         assert f"({first} / {later})" in pages[1], goal
     assert all_fonts_embedded(data)
-    root = ET.parse(render_leaflet(side, scoring, "a4", "svg", tmp_path / "r.svg", page=1)).getroot()
+    root = ET.parse(render_leaflet(side, deck, scoring, "a4", "svg", tmp_path / "r.svg", page=1)).getroot()
     ids = {el.get("id") for el in root.iter() if el.get("id")}
     for k in (1, 2, 3):
         assert sum(1 for i in ids if re.fullmatch(rf"ex{k}-island-[A-R]", i)) == 18
@@ -176,5 +176,5 @@ def test_designed_layouts_print_readably():
         side = builtin_side(name)
         for paper in ("a4", "letter"):
             assert sheet_layout(side, paper).board.r >= 4.5
-        legal, crossing, circled = leaflet_examples(side)
+        legal, crossing, circled = leaflet_examples(side, load_deck())
         assert legal.move is not None and crossing.forbidden and circled.state.circled

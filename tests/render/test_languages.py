@@ -222,7 +222,8 @@ def products(data, puzzles, out: Path, lang: str):
         ("solo table", "sheet", solo_module,
          lambda: render_solo(data.scoring, "letter", "pdf", out / "solo.pdf", lang=lang)),
         ("rules leaflet", "sheet", leaflet_module,
-         lambda: render_leaflet(data.side_a, data.scoring, "a4", "pdf", out / "rules.pdf", lang=lang)),
+         lambda: render_leaflet(data.side_a, data.deck, data.scoring, "a4", "pdf", out / "rules.pdf",
+                                lang=lang)),
         ("book", "book", book_module,
          lambda: (out / "book.pdf").write_bytes(render_book(puzzles, BookOptions(
              title="Hashi", trim="6x9", profile="kdp", lang=lang, note="hashi-print · seed 3")).pdf)),
