@@ -524,8 +524,9 @@ def sheet(side: str | None, layout: str | None, paper: str, fmt: str, out: str |
           scoring_file: str | None, fill_file: str | None, hand: int | None, pen: str, lang: str) -> None:
     """Print a score sheet for side A or B, or for a board of your own (--layout FILE).
 
-    With --fill RECORD_OR_SHEET, draw that game's numerals, bridges, circles, crossed-off cards and
-    goal turns onto the sheet (neatly, or by hand with --hand SEED): a picture for the rules or a test.
+    With --fill RECORD_OR_SHEET, draw that game's numerals, bridges, circles, crossed-off cards, goal
+    turns and (from a record) the starting island onto the sheet (neatly, or by hand with --hand SEED):
+    a picture for the rules or a test.
     """
     if fill_file is None:
         if fmt == "png":

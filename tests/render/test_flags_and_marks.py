@@ -279,3 +279,23 @@ def test_solo_table_shows_rating_bands_per_level_on_the_level_rows(tmp_path, dat
     words = " ".join(PdfReader(io.BytesIO(pdf.read_bytes())).pages[0].extract_text().split())
     for _low, w in scoring.ratings["A"]:
         assert w in words
+
+
+def test_a_filled_record_writes_its_starting_island_into_the_box(tmp_path):
+    from click.testing import CliRunner
+
+    from hashi_print.cli import cli
+
+    record = FIX / "fixture-record-ann.txt"
+    out = tmp_path / "ann.svg"
+    result = CliRunner().invoke(cli, ["sheet", "--fill", str(record), "--format", "svg",
+                                      "--deck", str(FIX / "fixture-deck.json"), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    # The island named on the record's setup line, read by the test from the file itself.
+    label = re.search(r"^setup ([A-R])[34]", record.read_text(), re.M).group(1)
+    root = ET.parse(out).getroot()
+    ids = {el.get("id"): el for el in root.iter() if el.get("id")}
+    (sx, sy, sw, sh), = [rect_of(r) for r in ids["setup"].iter(f"{SVG}rect")]
+    inside = [t.text for t in root.iter(f"{SVG}text")
+              if sx < float(t.get("x")) < sx + sw and sy + sh / 2 < float(t.get("y")) <= sy + sh]
+    assert inside == [label]
