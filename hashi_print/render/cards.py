@@ -204,8 +204,10 @@ def render_cards_printshop(deck: Deck, out: str | Path, bleed: float = BLEED, co
     # A print shop's cut wanders up to about 3 mm: text and lines keep that far inside the trim.
     rules = uniform("a print shop", HOME_MIN_TEXT_PT, bleed + SHOP_SAFE_MM, fills_may_bleed=True)
     with language(lang):
-        cv = PdfCanvas(out, pw, ph, title=_("Hashi cards, print-shop version with 3 mm bleed"), color=color,
-                       preflight=Preflight(rules, pw, ph))
+        # The 3 mm title is the one the catalogs carry; other bleeds name theirs.
+        title = (_("Hashi cards, print-shop version with 3 mm bleed") if bleed == BLEED else
+                 _("Hashi cards, print-shop version with {bleed} mm bleed").format(bleed=f"{bleed:g}"))
+        cv = PdfCanvas(out, pw, ph, title=title, color=color, preflight=Preflight(rules, pw, ph))
         cv.set_boxes(trim=(bleed, bleed, CARD_W, CARD_H), bleed=(0.0, 0.0, pw, ph))
         box = (bleed, bleed, CARD_W, CARD_H)
         for k, card in enumerate(deck.cards):

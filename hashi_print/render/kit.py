@@ -102,10 +102,14 @@ def build_kit(out_dir: str | Path, paper: str = "both", *, side_a: BoardSide | s
             written.append((render_leaflet(data.side_a, data.deck, data.scoring, p, "pdf",
                                            out / f"rules-{p}.pdf", examples=examples, lang=lang),
                             _("rules leaflet (2 pages), {paper}: print double-sided").format(paper=name)))
-        what = _("the 18 cards for a print shop: one poker-size card face per page with 3 mm bleed "
-                 "(TrimBox/BleedBox set), front then back")
-        if (bleed, color) != (BLEED, "rgb"):
-            what += f" [{bleed:g} mm, {color.upper()}]"
+        if bleed == BLEED:
+            what = _("the 18 cards for a print shop: one poker-size card face per page with 3 mm bleed "
+                     "(TrimBox/BleedBox set), front then back")
+        else:
+            what = _("the 18 cards for a print shop: one poker-size card face per page with {bleed} mm "
+                     "bleed (TrimBox/BleedBox set), front then back").format(bleed=f"{bleed:g}")
+        if color != "rgb":
+            what += f" [{color.upper()}]"
         shop = render_cards_printshop(data.deck, out / "cards-printshop.pdf", bleed, color, lang=lang)
         written.append((shop, what))
         for sp in papers:

@@ -117,10 +117,11 @@ def check_book(book, per_page: int | None) -> dict:
             if count == (per_page or PUZZLE_SLOT.max_per_page):
                 continue
             later = {b.size for p in section_pages[k + 1:] for row in pages[p] for b in row}
-            free = box_h - sum(max(b.bottom - b.top for b in r) for r in page) - gap * (len(page) - 1)
+            # A size's block is as tall as its tallest printed grid (the longest ID of the size).
+            free = box_h - sum(height[r[0].size] for r in page) - gap * (len(page) - 1)
             # Not half empty (a gap's worth of slack for two rows that each need just over half the page).
             assert free <= box_h / 2 + gap, (page_no, free, box_h)
-            room = [s for s in later if height[s] + gap + 0.3 <= free]
+            room = [s for s in later if height[s] + gap + 1.0 <= free]
             holes = [r[0].size for r in page if r[0].size in later and len(r) < widest[r[0].size]]
             assert not room and not holes, (page_no, free, room, holes)
     return {size: v.pop() for size, v in islands.items()}

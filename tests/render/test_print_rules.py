@@ -171,6 +171,19 @@ def test_print_shop_cards_take_the_bleed_asked_for_and_keep_ink_3_mm_inside_the_
             assert all(g.fill[0] == "k" for g in glyphs)
             assert all(i.stroke[0] == "K" for i in inks if i.stroked)
             assert b" rg" not in page.get_contents().get_data()
+    # The file's title names the bleed it has.
+    assert reader.metadata.title == f"Hashi cards, print-shop version with {bleed:g} mm bleed"
+
+
+def test_the_kit_index_names_the_print_shop_cards_bleed_and_colour(tmp_path):
+    from click.testing import CliRunner
+
+    from hashi_print.cli import cli
+
+    args = ["kit", "--paper", "a4", "--out", str(tmp_path / "k"), "--bleed", "3.175", "--color", "cmyk"]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    line = next(x for x in (tmp_path / "k" / "index.md").read_text().splitlines() if "cards-printshop" in x)
+    assert "with 3.175 mm bleed" in line and "[CMYK]" in line and "3 mm" not in line
 
 
 def test_a_bleed_outside_1_to_10_mm_is_refused(tmp_path):
