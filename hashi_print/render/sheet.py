@@ -252,8 +252,10 @@ def draw_board(cv: Canvas, side: BoardSide, bg: BoardGeometry, *, state=None, pr
         else:
             colour = BLUE
         if written is not None:
-            cv.text(cx, by + bh * 0.85, str(written), size_pt=bh / 0.3528 * 0.95, anchor="middle",
-                    bold=True, color=colour, id=f"{prefix}numeral-{isl.label}")
+            # Never below the smallest type a home print allows, even on a small example board.
+            size = max(HOME_MIN_TEXT_PT, bh / PT * 0.95)
+            cv.text(cx, by + bh * 0.85, str(written), size_pt=size, anchor="middle", bold=True, color=colour,
+                    id=f"{prefix}numeral-{isl.label}")
         if state is not None and i in state.circled:
             cv.circle(cx, cy, bg.r * 1.28, stroke=BLUE, width=max(0.35, bg.r * 0.08),
                       id=f"{prefix}circled-{isl.label}")

@@ -108,14 +108,13 @@ def _side_block(cv: Canvas, scoring: Scoring, side: str, left: float, y: float, 
     rows = solo_levels(scoring, side)
     per_level = level_bands(scoring, side, [level for level, _limits in rows])
     y += 4.0
-    col0, colw, rowh = (20.0, 25.5, 8.5) if per_level else (28.0, 31.0, 8.5)
+    col0, colw, rowh = (18.0, 24.0, 8.5) if per_level else (28.0, 31.0, 8.5)
     table_w = col0 + colw * len(GOALS)
     with cv.group(f"solo-limits-{side}"):
         cv.rect(left, y, table_w, rowh, stroke=None, fill="#e8eef8")
         draw_fitted(cv, left + 2.0, y + 5.8, _("Level"), col0 - 3.0, size_pt=9, min_pt=HOME_MIN_TEXT_PT,
                     bold=True)
-        for k, goal in enumerate(GOALS):
-            _goal_head(cv, scoring, goal, left + col0 + k * colw, y, colw, rowh)
+        _goal_heads(cv, scoring, left + col0, y, colw, rowh)
         for r, (level, limits) in enumerate(rows):
             yy = y + (r + 1) * rowh
             cv.line(left, yy, left + table_w, yy, width=0.2, color="#999999")
@@ -128,7 +127,7 @@ def _side_block(cv: Canvas, scoring: Scoring, side: str, left: float, y: float, 
                             id=f"solo-{side}-{level}-{goal}")
         bottom = y + (len(rows) + 1) * rowh
         cv.rect(left, y, table_w, bottom - y, width=0.4)
-    rx = left + table_w + (4.0 if per_level else 8.0)
+    rx = left + table_w + (3.0 if per_level else 8.0)
     if per_level:
         levels = [level for level, _limits in rows]
         _level_ratings(cv, side, levels, per_level, rx, y, left + width - rx, rowh)
@@ -139,35 +138,42 @@ def _side_block(cv: Canvas, scoring: Scoring, side: str, left: float, y: float, 
             room = left + width - rx
             draw_fitted(cv, rx, y + 5.8, _("Your final score"), room, size_pt=9, min_pt=HOME_MIN_TEXT_PT,
                         bold=True)
-            for k, (low, words) in enumerate(bands):
-                high = bands[k - 1][0] - 1 if k else None
-                span = f"{low}+" if high is None else f"{low}\u2013{high}"
+            for k, (_low, words) in enumerate(bands):
                 yy = y + (k + 1) * 6.5 + 5.8
-                cv.text(rx, yy, span, size_pt=10, bold=True, id=f"solo-rating-{side}-{k}")
+                cv.text(rx, yy, band_span(bands, words), size_pt=10, bold=True, id=f"solo-rating-{side}-{k}")
                 draw_fitted(cv, rx + 15.0, yy, _(words), room - 15.0, size_pt=9, min_pt=HOME_MIN_TEXT_PT)
         bottom = max(bottom, y + (len(bands) + 1) * 6.5 + 2.0)
     return bottom + 4.0
 
 
-def _goal_head(cv: Canvas, scoring: Scoring, goal: str, x: float, y: float, w: float, h: float) -> None:
-    """Draw a goal's column head: its flag (as on the sheet) or name colour, its name and its bonus."""
-    label = f"{_(GOAL_NAMES[goal])} ({scoring.bonus[goal][0]})"
-    if goal in FLAG_COLORS:
-        # Flag and name centred together: the flag as drawn on the sheet, then the name in its colour.
-        flag_w = max(px for px, _py in flag_shape(goal, 0.0, 0.0, FLAG_MIN_MM).cloth) + 1.2
-        size, lines = fit_text(label, w - 2.0 - flag_w, 9, 6.5, bold=True, max_lines=2)
-        x0 = x + (w - flag_w - max(text_width(line, size, bold=True) for line in lines)) / 2
-        draw_flag(cv, x0, y + h - 1.0, 1.6, goal)
+def band_span(bands: tuple[tuple[int, str], ...], words: str) -> str:
+    """The scores of the band named `words` (`36\u201339`, or `40+` for the best), or a dash without it."""
+    for k, (low, name) in enumerate(bands):
+        if name == words:
+            return f"{low}+" if k == 0 else f"{low}\u2013{bands[k - 1][0] - 1}"
+    return "\u2013"
+
+
+def _goal_heads(cv: Canvas, scoring: Scoring, x: float, y: float, w: float, h: float) -> None:
+    """Draw the goals' column heads, one type size for all: the flag (as on the sheet), name and bonus."""
+    heads = []
+    for goal in GOALS:
+        label = f"{_(GOAL_NAMES[goal])} ({scoring.bonus[goal][0]})"
+        flag_w = (max(px for px, _py in flag_shape(goal, 0.0, 0.0, FLAG_MIN_MM).cloth) + 1.2
+                  if goal in FLAG_COLORS else 0.0)
+        fitted = fit_text(label, w - 2.0 - flag_w, 9, 6.5, bold=True, max_lines=2)[0]
+        heads.append((goal, label, flag_w, fitted))
+    size = min(head[3] for head in heads)
+    for k, (goal, label, flag_w, _size) in enumerate(heads):
+        lines = fit_text(label, w - 2.0 - flag_w, size, size, bold=True, max_lines=2)[1]
+        # Flag and name centred together in the column, the name in the goal's colour.
+        x0 = x + k * w + (w - flag_w - max(text_width(line, size, bold=True) for line in lines)) / 2
+        if flag_w:
+            draw_flag(cv, x0, y + h - 1.0, 1.6, goal)
         top = y + 5.8 - (len(lines) - 1) * size * PT * 0.55
-        for k, line in enumerate(lines):
-            cv.text(x0 + flag_w, top + k * size * PT * 1.1, line, size_pt=size, bold=True,
-                    color=FLAG_COLORS[goal])
-    else:
-        size, lines = fit_text(label, w - 2.0, 9, 6.5, bold=True, max_lines=2)
-        top = y + 5.8 - (len(lines) - 1) * size * PT * 0.55
-        for k, line in enumerate(lines):
-            cv.text(x + w / 2, top + k * size * PT * 1.1, line, size_pt=size, bold=True, anchor="middle",
-                    color=BLUE)
+        for n, line in enumerate(lines):
+            cv.text(x0 + flag_w, top + n * size * PT * 1.1, line, size_pt=size, bold=True,
+                    color=FLAG_COLORS.get(goal, BLUE))
 
 
 def _level_ratings(cv: Canvas, side: str, levels: list[str], bands: list[tuple[tuple[int, str], ...]],
@@ -176,9 +182,9 @@ def _level_ratings(cv: Canvas, side: str, levels: list[str], bands: list[tuple[t
     words: list[str] = []
     for level_bands_ in bands:
         words += [w for _low, w in level_bands_ if w not in words]
-    # Columns as wide as their words need at the smallest size (a word does not break), the rest shared.
-    need = [max(9.0, max(text_width(part, HOME_MIN_TEXT_PT, bold=True) for part in _(w).split()) + 1.5)
-            for w in words]
+    # Columns as wide as their longest word (a word does not break) or score range needs, the rest shared.
+    need = [max(max(text_width(part, HOME_MIN_TEXT_PT, bold=True) for part in _(w).split()),
+                max(text_width(band_span(b, w), 9, bold=True) for b in bands)) + 1.5 for w in words]
     colws = [n * width / sum(need) for n in need]
     xs = [x + sum(colws[:k]) for k in range(len(words))]
     with cv.group(f"solo-ratings-{side}"):
@@ -190,11 +196,10 @@ def _level_ratings(cv: Canvas, side: str, levels: list[str], bands: list[tuple[t
         for r, (level, level_bands_) in enumerate(zip(levels, bands, strict=True)):
             yy = y + (r + 1) * rowh
             cv.line(x, yy, x + width, yy, width=0.2, color="#999999")
-            lows = {w: low for low, w in level_bands_}
             for k, w in enumerate(words):
-                txt = f"{lows[w]}+" if w in lows else "\u2013"
-                cv.text(xs[k] + colws[k] / 2, yy + 5.8, txt, size_pt=10, bold=True, anchor="middle",
-                        id=f"solo-rating-{side}-{level}-{k}")
+                draw_fitted(cv, xs[k] + colws[k] / 2, yy + 5.8, band_span(level_bands_, w), colws[k] - 1.0,
+                            size_pt=10, min_pt=HOME_MIN_TEXT_PT, bold=True, anchor="middle",
+                            id=f"solo-rating-{side}-{level}-{k}")
         cv.rect(x, y, width, (len(levels) + 1) * rowh, width=0.4)
 
 

@@ -150,7 +150,7 @@ def lines_of(el: ET.Element) -> list[tuple[float, float, float, float]]:
     return [tuple(float(ln.get(a)) for a in ("x1", "y1", "x2", "y2")) for ln in el.iter(f"{SVG}line")]
 
 
-@pytest.mark.parametrize("source", ["fixture-a", "fixture-b", "designed-a"])
+@pytest.mark.parametrize("source", ["fixture-a", "fixture-b", "designed-a", "designed-b"])
 def test_crossing_figure_marks_the_point_where_the_two_lanes_cross(tmp_path, data, source):
     kind, name = source.split("-")
     side = data["ab".index(name)] if kind == "fixture" else builtin_side(name)
@@ -273,7 +273,8 @@ def test_solo_table_shows_rating_bands_per_level_on_the_level_rows(tmp_path, dat
             row_y = float(ids[f"solo-{side}-{level}-red"].get("y"))
             for k, (low, _words) in enumerate(bands):
                 cell = ids[f"solo-rating-{side}-{level}-{k}"]
-                assert cell.text == f"{low}+"
+                # The best band is open-ended, each other ends one below the band above it.
+                assert cell.text == (f"{low}+" if k == 0 else f"{low}\u2013{bands[k - 1][0] - 1}")
                 assert float(cell.get("y")) == pytest.approx(row_y)
     pdf = render_solo(per_level, paper, "pdf", tmp_path / "solo.pdf")
     words = " ".join(PdfReader(io.BytesIO(pdf.read_bytes())).pages[0].extract_text().split())
