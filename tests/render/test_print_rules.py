@@ -194,3 +194,14 @@ def test_a_bleed_outside_1_to_10_mm_is_refused(tmp_path):
     result = CliRunner().invoke(cli, ["kit", "--out", str(tmp_path / "k"), "--bleed", "0.2"])
     assert result.exit_code == 2 and "--bleed 0.2" in result.output
     assert not (tmp_path / "k").exists()
+
+
+def test_a_translated_card_text_takes_the_bleed_in_place_of_its_3_mm():
+    from hashi_print.i18n import _, language
+    from hashi_print.render.cards import with_bleed
+
+    with language("de"):
+        text = with_bleed(_("Hashi cards, print-shop version with 3 mm bleed"), 3.175)
+    assert text == "Hashi-Karten, Druckerei-Fassung mit 3.175 mm Beschnitt"
+    assert with_bleed("cards with 3 mm bleed", 3.0) == "cards with 3 mm bleed"
+    assert with_bleed("cards, bleed 3mm", 5.0) == "cards, bleed 3mm (5 mm)"
