@@ -148,6 +148,11 @@ def wait_for(path, at_least: int, proc) -> int:
     return stored_count(path)
 
 
+def default_sigint():
+    """Restore the default SIGINT disposition in a child before it starts Python."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc to find the worker processes")
 def test_ctrl_c_a_killed_worker_and_a_killed_fill_lose_nothing_that_was_stored(tmp_path):
     spec, count = make_spec(7, 7, "medium", seed=8), 400
@@ -158,7 +163,10 @@ def test_ctrl_c_a_killed_worker_and_a_killed_fill_lose_nothing_that_was_stored(t
 
     # Ctrl-C: the fill saves what is finished in order and exits 130.
     err = tmp_path / "err.txt"
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err.open("w"), text=True)
+    # A job started in the background inherits SIGINT ignored; give the child the default so that
+    # Python turns Ctrl-C into KeyboardInterrupt as it does in a terminal.
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err.open("w"), text=True,
+                            preexec_fn=default_sigint)
     assert wait_for(path, 10, proc) < count
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=60) == 130, err.read_text()
