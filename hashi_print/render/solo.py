@@ -106,21 +106,48 @@ def _side_block(cv: Canvas, scoring: Scoring, side: str, left: float, y: float, 
                             id=f"solo-{side}-{level}-{goal}")
         bottom = y + (len(rows) + 1) * rowh
         cv.rect(left, y, col0 + colw * len(GOALS), bottom - y, width=0.4)
-    bands = scoring.ratings.get(side, ())
-    rx = left + col0 + colw * len(GOALS) + 8.0
-    if bands:
-        with cv.group(f"solo-ratings-{side}"):
-            room = left + width - rx
-            draw_fitted(cv, rx, y + 5.8, _("Your final score"), room, size_pt=9, min_pt=HOME_MIN_TEXT_PT,
-                        bold=True)
-            for k, (low, words) in enumerate(bands):
-                high = bands[k - 1][0] - 1 if k else None
-                span = f"{low}+" if high is None else f"{low}\u2013{high}"
-                yy = y + (k + 1) * 6.5 + 5.8
-                cv.text(rx, yy, span, size_pt=10, bold=True, id=f"solo-rating-{side}-{k}")
-                draw_fitted(cv, rx + 15.0, yy, _(words), room - 15.0, size_pt=9, min_pt=HOME_MIN_TEXT_PT)
-        bottom = max(bottom, y + (len(bands) + 1) * 6.5 + 2.0)
-    return bottom + 4.0
+    return _ratings_block(cv, scoring, side, [level for level, _limits in rows], left, bottom + 3.0,
+                          col0, colw) + 4.0
+
+
+def _ratings_block(cv: Canvas, scoring: Scoring, side: str, levels: list[str], left: float, y: float,
+                   col0: float, colw: float) -> float:
+    """Draw the rating bands under the limits, one column per level (or one for the standard limits);
+    return the y below them."""
+    by_level = scoring.level_ratings.get(side, {})
+    columns = [(level, by_level[level]) for level in levels if level in by_level]
+    if not columns and scoring.ratings.get(side):
+        columns = [(levels[0] if len(levels) == 1 else "standard", scoring.ratings[side])]
+    if not columns:
+        return y
+    words = list(dict.fromkeys(w for _level, bands in columns for _least, w in bands))
+    rowh = 6.5
+    total_w = col0 + colw * len(columns)
+    with cv.group(f"solo-ratings-{side}"):
+        cv.rect(left, y, total_w, rowh, stroke=None, fill="#e8eef8")
+        draw_fitted(cv, left + 2.0, y + 4.6, _("Your final score"), col0 - 3.0, size_pt=8,
+                    min_pt=HOME_MIN_TEXT_PT, bold=True)
+        for k, (level, _bands) in enumerate(columns):
+            draw_fitted(cv, left + col0 + k * colw + colw / 2, y + 4.6, _(level), colw - 2.0, size_pt=9,
+                        min_pt=HOME_MIN_TEXT_PT, bold=True, anchor="middle")
+        for r, word in enumerate(words):
+            yy = y + (r + 1) * rowh
+            cv.line(left, yy, left + total_w, yy, width=0.2, color="#999999")
+            draw_fitted(cv, left + 2.0, yy + 4.6, _(word), col0 - 3.0, size_pt=9, min_pt=HOME_MIN_TEXT_PT)
+            for k, (level, bands) in enumerate(columns):
+                cv.text(left + col0 + k * colw + colw / 2, yy + 4.6, _band_span(bands, word), size_pt=10,
+                        bold=True, anchor="middle", id=f"solo-rating-{side}-{level}-{r}")
+        bottom = y + (len(words) + 1) * rowh
+        cv.rect(left, y, total_w, bottom - y, width=0.4)
+    return bottom
+
+
+def _band_span(bands: tuple[tuple[int, str], ...], word: str) -> str:
+    """The score range of the band named `word` (e.g. `36–39` or `40+`), or a dash."""
+    for k, (low, words) in enumerate(bands):
+        if words == word:
+            return f"{low}+" if k == 0 else f"{low}–{bands[k - 1][0] - 1}"
+    return "–"
 
 
 def render_solo(scoring: Scoring, paper: str, fmt: str, out: str | Path, lang: str = "en") -> Path:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,22 @@ def test_solo_table_shows_every_limit_and_band(tmp_path):
             for goal, turns in limits.items():
                 el = root.find(f".//{SVG}text[@id='solo-{side}-{level}-{goal}']")
                 assert el.text == f"by turn {turns}"
+
+
+def test_solo_table_shows_the_rating_bands_of_each_level(tmp_path):
+    base = load_scoring(FILES["scoring"])
+    words = ("master builder", "excellent", "good", "fair", "keep building")
+    bands = {"easy": (50, 44, 38, 30, 0), "normal": (46, 40, 34, 27, 0), "hard": (41, 35, 30, 24, 0)}
+    per_level = {side: {lv: tuple(zip(mins, words, strict=True)) for lv, mins in bands.items()}
+                 for side in ("A", "B")}
+    scoring = replace(base, level_ratings=per_level)
+    root = ET.parse(render_solo(scoring, "a4", "svg", tmp_path / "solo.svg")).getroot()
+    for side in ("A", "B"):
+        for level, mins in bands.items():
+            shown = [root.find(f".//{SVG}text[@id='solo-rating-{side}-{level}-{r}']").text for r in range(5)]
+            # The best band is open-ended, each other ends one below the band above it.
+            want = [f"{mins[0]}+"] + [f"{mins[r]}\u2013{mins[r - 1] - 1}" for r in range(1, 5)]
+            assert shown == want, (side, level)
 
 
 def test_leaflet_examples_are_real_game_states():
