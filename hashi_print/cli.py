@@ -410,7 +410,8 @@ def scan_cmd(images: tuple[str, ...], as_json: bool, write_dir: str | None, over
               help="Puzzles per page (default: as many as keep the islands comfortably large).")
 @click.option("--author", default="", help="Author for the title page, copyright page and cover.")
 @click.option("--year", type=click.IntRange(1900, 2999), default=None,
-              help="Year of the copyright notice (none by default, so a rebuild stays byte-identical).")
+              help="Year of the copyright notice [default with --author: this year, or the year of "
+                   "SOURCE_DATE_EPOCH when it is set, so a rebuild stays byte-identical].")
 @click.option("--isbn", default="", help="ISBN for the copyright page and cover (ISBN-13 or ISBN-10).")
 @click.option("--credit/--no-credit", default=True, show_default=True,
               help="Say on the copyright page that the puzzles were made with hashi-print (and the seed).")
@@ -444,7 +445,7 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
     from hashi_print.files import check_target, write_atomic
     from hashi_print.i18n import _, language
     from hashi_print.puzzle.book import book_plan_requests, generate_puzzles, load_puzzles, parse_size
-    from hashi_print.render.book import BookOptions, check_book_plan, render_book
+    from hashi_print.render.book import BookOptions, check_book_plan, check_isbn, render_book
 
     out = out or f"output/hashi-book-{trim}.pdf"
     for target in filter(None, (out, manifest, cover_file)):
@@ -452,6 +453,13 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
     if sizes and sizes.count(",") >= MAX_SIZES:
         raise OptionError(f"--sizes: at most {MAX_SIZES} sizes")
     lang = lang.lower()
+    isbn = check_isbn(isbn)
+    if year is None and author:
+        from datetime import UTC, datetime
+
+        from hashi_print.render.book import copyright_year
+
+        year = copyright_year(os.environ, datetime.now(UTC))
     options = BookOptions(title=title, trim=trim, profile=profile, order=order, crop_marks=crop_marks,
                           per_page=per_page, author=author, year=year, isbn=isbn, credit=credit, color=color,
                           lang=lang)
@@ -516,8 +524,9 @@ def sheet(side: str | None, layout: str | None, paper: str, fmt: str, out: str |
           scoring_file: str | None, fill_file: str | None, hand: int | None, pen: str, lang: str) -> None:
     """Print a score sheet for side A or B, or for a board of your own (--layout FILE).
 
-    With --fill RECORD_OR_SHEET, draw that game's numerals, bridges, circles, crossed-off cards and
-    goal turns onto the sheet (neatly, or by hand with --hand SEED): a picture for the rules or a test.
+    With --fill RECORD_OR_SHEET, draw that game's numerals, bridges, circles, crossed-off cards, goal
+    turns and (from a record) the starting island onto the sheet (neatly, or by hand with --hand SEED):
+    a picture for the rules or a test.
     """
     if fill_file is None:
         if fmt == "png":

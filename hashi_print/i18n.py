@@ -72,6 +72,11 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translations(_current.get()).ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """Translate a message whose meaning depends on where it is used (the context names the place)."""
+    return translations(_current.get()).pgettext(context, message)
+
+
 def N_(message: str) -> str:
     """Mark a message for the catalog where it is defined; it is translated later with `_`."""
     return message

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from hashi_print.errors import OptionError
 from hashi_print.i18n import N_, _, language, ngettext
@@ -104,25 +105,37 @@ def check_book_plan(requests: Sequence[Request], options: BookOptions, density: 
     """Plan the book from the requests alone and raise what would stop it; return its page count."""
     check_isbn(options.isbn)
     shapes = planned_shapes(requests, options.order, density)
-    _margins, pages = plan_book(shapes, options.layout, options.order == "progression")
+    pages = plan_book(shapes, options.layout, options.order == "progression").pages
     if options.profile == "kdp":
         kdp_gutter(len(pages))
     return len(pages)
 
 
 def check_isbn(isbn: str) -> str:
-    """Return the ISBN as given when its check digit is right (ISBN-13 or ISBN-10), else raise OptionError."""
+    """Return the ISBN without an "ISBN" prefix when its check digit is right (ISBN-13 or -10), else raise."""
+    bare = re.sub(r"^\s*ISBN(?:-1[03])?:?\s*", "", isbn[:60], flags=re.IGNORECASE).strip()
     if not isbn:
         return isbn
-    digits = re.sub(r"[\s-]", "", isbn).upper()
+    digits = re.sub(r"[\s-]", "", bare).upper()
     ok = False
     if re.fullmatch(r"97[89]\d{10}", digits):
         ok = sum(int(d) * (1 if i % 2 == 0 else 3) for i, d in enumerate(digits)) % 10 == 0
     elif re.fullmatch(r"\d{9}[\dX]", digits):
         ok = sum((10 - i) * (10 if d == "X" else int(d)) for i, d in enumerate(digits)) % 11 == 0
     if not ok:
-        raise OptionError(f"--isbn {isbn!r} is not a valid ISBN-13 or ISBN-10 (check digit or length)")
-    return isbn
+        raise OptionError(f"--isbn {isbn[:40]!r} is not a valid ISBN-13 or ISBN-10 (check digit or length)")
+    return bare
+
+
+def copyright_year(env: Mapping[str, str], now: datetime) -> int:
+    """The copyright year when --year is not given: the year of SOURCE_DATE_EPOCH if set, else now's."""
+    epoch = env.get("SOURCE_DATE_EPOCH")
+    if epoch is None or not epoch.strip():
+        return now.year
+    if not epoch.strip().isascii() or not epoch.strip().isdigit() or len(epoch.strip()) > 12:
+        raise OptionError(f"SOURCE_DATE_EPOCH={epoch[:30]!r} is not a whole number of seconds since "
+                          "1970-01-01 UTC; fix it or give --year")
+    return datetime.fromtimestamp(int(epoch), UTC).year
 
 
 def book_rules(options: BookOptions, pages: int, pad: float) -> PrintRules:
@@ -508,7 +521,10 @@ def _render_book(puzzles: Sequence[BookPuzzle], options: BookOptions) -> Book:
         raise OptionError("a book needs at least one puzzle")
     check_isbn(options.isbn)
     ordered = order_puzzles(puzzles, options.order)
-    margins, pages = plan_book(shapes_of(ordered), options.layout, options.order == "progression")
+    plan = plan_book(shapes_of(ordered), options.layout, options.order == "progression")
+    # The plan may move a few grids of a grade to its last page, so its numbering is the book's.
+    ordered = [ordered[i] for i in plan.order]
+    margins, pages = plan.margins, plan.pages
     w, h = trim_size(options.trim)
     pad = CROP_SPACE if options.crop_marks else 0.0
     subject = _("{count} Hashiwokakero puzzles with solutions").format(count=len(ordered))

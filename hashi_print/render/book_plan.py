@@ -293,18 +293,113 @@ def paginate(rows: Sequence[Row], box_h: float, slot: SlotStyle, cap: int, kind:
     """Stack rows onto pages while their grids fit the type area and the page holds at most `cap` grids."""
     pages: list[Page] = []
     current: list[Row] = []
-    used = 0.0
     for row in rows:
-        need = row.arrangement.block_h + (slot.gap if current else 0.0)
-        count = sum(len(r.numbers) for r in current)
-        if current and (used + need > box_h + 1e-6 or count + len(row.numbers) > cap):
+        if current and not _fits([*current, row], box_h, slot.gap, cap):
             pages.append(Page(kind, tuple(current), section, full=True))
-            current, used, need = [], 0.0, row.arrangement.block_h
+            current = []
         current.append(row)
-        used += need
     if current:
         pages.append(Page(kind, tuple(current), section))
     return pages
+
+
+def rows_height(rows: Sequence[Row], gap: float) -> float:
+    """Height in mm of rows stacked with `gap` between them."""
+    return sum(r.arrangement.block_h for r in rows) + gap * max(0, len(rows) - 1)
+
+
+def _fits(rows: Sequence[Row], box_h: float, gap: float, cap: int) -> bool:
+    """Whether these rows fit one type area of height `box_h` and hold at most `cap` grids."""
+    return rows_height(rows, gap) <= box_h + 1e-6 and sum(len(r.numbers) for r in rows) <= cap
+
+
+def fill_section(numbers: Sequence[int], shapes: Sequence[Shape],
+                 arrangements: dict[tuple[int, int], Arrangement], box_h: float, slot: SlotStyle,
+                 cap: int) -> list[list[Row]]:
+    """Lay out one section so that only its last page can be short.
+
+    Pages are filled one at a time: a page starts with a row of the smallest grids left, then takes
+    the tallest row of what is left that still fits, until nothing left fits or it holds `cap` grids.
+    So no page has room for a grid that comes after it, and at most one page is under half full: the
+    emptiest page ends the section, once the pages filled after it have taken what of it they can.
+    """
+    pool: dict[tuple[int, int], list[int]] = {}
+    for number in numbers:
+        pool.setdefault((shapes[number - 1].cols, shapes[number - 1].rows), []).append(number)
+    rank = {key: i for i, key in enumerate(pool)}
+    pages: list[list[Row]] = []
+    while any(pool.values()):
+        page: list[Row] = []
+        while True:
+            room = cap - sum(len(r.numbers) for r in page)
+            options = [key for key, left in pool.items() if left and room > 0 and
+                       _fits([*page, _take(key, left, arrangements, room, peek=True)], box_h, slot.gap, cap)]
+            if not options:
+                break
+            # The first row is the smallest grids left (reading order); then the tallest that fits.
+            if page:
+                key = min(options, key=lambda k: (-arrangements[k].block_h, rank[k]))
+            else:
+                key = min(options, key=lambda k: rank[k])
+            page.append(_take(key, pool[key], arrangements, room))
+        pages.append(page)
+    if len(pages) > 1:
+        fill = [max(sum(len(r.numbers) for r in p) / cap, rows_height(p, slot.gap) / box_h) for p in pages]
+        emptiest = min(range(len(pages)), key=lambda i: (fill[i], -i))
+        last = pages.pop(emptiest)
+        rest: list[Row] = []
+        for row in sorted(last, key=lambda r: -r.arrangement.block_h):
+            # Pages filled after the emptiest one may still take some of it.
+            home = next((p for p in pages[emptiest:] if _fits([*p, row], box_h, slot.gap, cap)), None)
+            (home if home is not None else rest).append(row)
+        if rest:
+            pages.append(rest)
+        pages = _close_gaps(pages, cap)
+    return [sorted(p, key=lambda r: (rank[r.grid], r.numbers)) for p in pages]
+
+
+def _close_gaps(pages: list[list[Row]], cap: int) -> list[list[Row]]:
+    """Refill each size's rows in reading order, so that only a size's last row can be short."""
+    queues: dict[tuple[int, int], list[int]] = {}
+    for page in pages:
+        for row in page:
+            queues.setdefault(row.grid, []).extend(row.numbers)
+    out = []
+    for page in pages:
+        rows: list[Row] = []
+        for row in page:
+            room = cap - sum(len(r.numbers) for r in rows) - sum(len(r.numbers) for r in page[len(rows) + 1:])
+            left = queues[row.grid]
+            take = min(row.arrangement.cols, len(left), max(room, len(row.numbers)))
+            rows.append(Row(tuple(left[:take]), row.grid, row.arrangement))
+            del left[:take]
+        out.append([r for r in rows if r.numbers])
+    return [p for p in out if p]
+
+
+def _take(key: tuple[int, int], left: list[int], arrangements: dict[tuple[int, int], Arrangement],
+          room: int, peek: bool = False) -> Row:
+    """Take the next row of one grid size from what is left: a full row, or fewer at the end or the cap."""
+    arrangement = arrangements[key]
+    count = min(arrangement.cols, len(left), room)
+    taken = tuple(left[:count])
+    if not peek:
+        del left[:count]
+    return Row(taken, key, arrangement)
+
+
+def renumber(pages: Sequence[Page]) -> tuple[list[Page], list[int]]:
+    """Number the puzzles 1, 2, 3... in reading order; return the pages and the old number of each new one."""
+    order: list[int] = []
+    out: list[Page] = []
+    for page in pages:
+        rows = []
+        for row in page.rows:
+            start = len(order)
+            order += row.numbers
+            rows.append(Row(tuple(range(start + 1, len(order) + 1)), row.grid, row.arrangement))
+        out.append(Page(page.kind, tuple(rows), page.section, page.full))
+    return out, order
 
 
 def row_tops(page: Page, box_h: float, gap: float) -> list[float]:
@@ -325,43 +420,65 @@ def kdp_padding(pages: int) -> int:
     return target + target % 2 - pages
 
 
-def plan_pages(shapes: Sequence[Shape], layout: Layout, margins: Margins, grouped: bool) -> list[Page]:
-    """Lay the book out: front matter, puzzles by section, solutions; kdp adds right-hand starts and notes."""
+@dataclass(frozen=True)
+class Plan:
+    """A planned book: its margins, its pages, and which puzzle (0-based, as given) is number 1, 2, 3..."""
+
+    margins: Margins
+    pages: tuple[Page, ...]
+    order: tuple[int, ...]
+
+
+def plan_pages(shapes: Sequence[Shape], layout: Layout, margins: Margins,
+               grouped: bool) -> tuple[list[Page], list[int]]:
+    """Lay the book out: front matter, puzzles by section, solutions; kdp adds right-hand starts and notes.
+
+    Grouped (progression) sections are filled so that only their last page is short, which may move
+    a few grids after larger ones; ungrouped books keep the puzzles in the order given.
+    """
     _, _, box_w, box_h = content_box(1, layout.trim, margins)
-    pages = [Page(kind) for kind in FRONT_KINDS]
     puzzle_sizes = size_arrangements(shapes, (box_w, box_h), PUZZLE_SLOT, layout, layout.per_page)
     cap = layout.per_page or PUZZLE_SLOT.max_per_page
+    puzzle_pages: list[Page] = []
     for section, numbers in sections(shapes, grouped):
-        rows = _rows(numbers, shapes, puzzle_sizes)
-        pages += paginate(rows, box_h, PUZZLE_SLOT, cap, "puzzles", section)
+        if grouped:
+            filled = fill_section(numbers, shapes, puzzle_sizes, box_h, PUZZLE_SLOT, cap)
+            puzzle_pages += [Page("puzzles", tuple(rows), section, full=i < len(filled) - 1)
+                             for i, rows in enumerate(filled)]
+        else:
+            puzzle_pages += paginate(_rows(numbers, shapes, puzzle_sizes), box_h, PUZZLE_SLOT, cap, "puzzles",
+                                     section)
+    puzzle_pages, order = renumber(puzzle_pages)
+    pages = [Page(kind) for kind in FRONT_KINDS] + puzzle_pages
     if layout.profile == "kdp" and len(pages) % 2 == 1:
         pages.append(Page("blank"))
-    solution_sizes = size_arrangements(shapes, (box_w, box_h), SOLUTION_SLOT, layout, None)
-    rows = _rows(range(1, len(shapes) + 1), shapes, solution_sizes)
+    in_order = [shapes[n - 1] for n in order]
+    solution_sizes = size_arrangements(in_order, (box_w, box_h), SOLUTION_SLOT, layout, None)
+    rows = _rows(range(1, len(in_order) + 1), in_order, solution_sizes)
     pages += paginate(rows, box_h, SOLUTION_SLOT, SOLUTION_SLOT.max_per_page, "solutions", "")
     if layout.profile == "kdp":
         # KDP refuses interiors under 24 pages or with an odd count; ruled notes pages beat blank ones.
         pages += [Page("notes")] * kdp_padding(len(pages))
-    return pages
+    return pages, [n - 1 for n in order]
 
 
-def plan_book(shapes: Sequence[Shape], layout: Layout, grouped: bool = True) -> tuple[Margins, list[Page]]:
+def plan_book(shapes: Sequence[Shape], layout: Layout, grouped: bool = True) -> Plan:
     """Find margins and pages that agree: the kdp gutter depends on the (padded) page count it produces."""
     check_crop_marks(layout)
     pages_guess = KDP_MIN_PAGES
     for _ in range(8):
         margins = margins_for(layout.trim, layout.profile, pages_guess)
         try:
-            pages = plan_pages(shapes, layout, margins, grouped)
+            pages, order = plan_pages(shapes, layout, margins, grouped)
         except OptionError as err:
             if layout.profile != "kdp" or pages_guess == KDP_MIN_PAGES:
                 raise
             raise OptionError(f"{err} (a kdp book of {pages_guess} pages has a gutter of "
                               f"{kdp_gutter(pages_guess) / INCH:g} in)") from None
         if layout.profile == "pnp" or kdp_gutter(len(pages)) == kdp_gutter(pages_guess):
-            return margins, pages
+            break
         pages_guess = len(pages)
-    return margins, pages
+    return Plan(margins, tuple(pages), tuple(order))
 
 
 def longest_id(cols: int, rows: int, density: float) -> str:

@@ -465,6 +465,21 @@ def draw_paragraph(cv: Canvas, x: float, y: float, s: str, width_mm: float, *, s
     return y
 
 
+def draw_lead_paragraph(cv: Canvas, x: float, y: float, lead: str, rest: str, width_mm: float, *,
+                        size_pt: float = 10, leading: float = 1.3) -> float:
+    """Draw a wrapped paragraph that starts with a bold lead-in; return the baseline after its last line."""
+    step = size_pt * PT * leading
+    lead_w = text_width(lead + " ", size_pt, bold=True)
+    for k, line in enumerate(wrap_text(f"{lead} {rest}", size_pt, width_mm)):
+        if k == 0 and line.startswith(lead):
+            cv.text(x, y, lead, size_pt=size_pt, bold=True)
+            cv.text(x + lead_w, y, line[len(lead):].lstrip(), size_pt=size_pt)
+        else:
+            cv.text(x, y, line, size_pt=size_pt)
+        y += step
+    return y
+
+
 def fit_text(s: str, width_mm: float, size_pt: float, min_pt: float, *, bold: bool = False,
              max_lines: int = 1) -> tuple[float, list[str]]:
     """Fit a label into `width_mm`: the largest size down to `min_pt` (quarter points) on one line, then on

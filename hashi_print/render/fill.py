@@ -59,7 +59,7 @@ def shipped_glyphs() -> dict[int, list]:
 
 
 def draw_marks(cv: Canvas, lay: SheetLayout, marks: Marks, pen: Pen) -> None:
-    """Draw numerals, bridges, circles, crossed-off cards and goal turns onto a drawn sheet."""
+    """Draw numerals, bridges, circles, crossed-off cards, goal turns and the starting island onto a sheet."""
     side, bg = marks.side, lay.board
     for k, n in enumerate(marks.bridges):
         if n:
@@ -85,6 +85,11 @@ def draw_marks(cv: Canvas, lay: SheetLayout, marks: Marks, pen: Pen) -> None:
         if turn >= 10:
             _numeral(cv, pen, _inset(tens, 0.9), turn // 10)
         _numeral(cv, pen, _inset(units, 0.9), turn % 10)
+    if marks.setup is not None:
+        # The starting island's letter, written last so that a hand's random strokes above stay the same.
+        x, y, w, h = lay.setup_box
+        cv.text(x + w / 2, y + h - 1.2, side.islands[marks.setup].label, size_pt=12, anchor="middle",
+                color=pen.color)
 
 
 def _inset(box, d):

@@ -81,7 +81,7 @@ def build_kit(out_dir: str | Path, paper: str = "both", *, side_a: BoardSide | s
     papers = papers_of(paper)
     data = load_kit_data(side_a, side_b, deck, scoring)
     out = Path(out_dir)
-    examples = leaflet_examples(data.side_a)
+    examples = leaflet_examples(data.side_a, data.deck)
     written: list[tuple[Path, str]] = []
     with language(lang):
         for p in papers:
@@ -99,8 +99,8 @@ def build_kit(out_dir: str | Path, paper: str = "both", *, side_a: BoardSide | s
             written.append((render_solo(data.scoring, p, "pdf", out / f"solo-{p}.pdf", lang=lang),
                             _("solo table, {paper}: turn limits per side and level, score ratings, a log")
                             .format(paper=name)))
-            written.append((render_leaflet(data.side_a, data.scoring, p, "pdf", out / f"rules-{p}.pdf",
-                                           examples=examples, lang=lang),
+            written.append((render_leaflet(data.side_a, data.deck, data.scoring, p, "pdf",
+                                           out / f"rules-{p}.pdf", examples=examples, lang=lang),
                             _("rules leaflet (2 pages), {paper}: print double-sided").format(paper=name)))
         what = _("the 18 cards for a print shop: one poker-size card face per page with 3 mm bleed "
                  "(TrimBox/BleedBox set), front then back")
@@ -135,8 +135,9 @@ def svg_files(data: KitData, paper: str, svg: Path, examples, lang: str = "en") 
         written.append((render_solo(data.scoring, paper, "svg", svg / "solo.svg", lang=lang),
                         _("solo table as SVG ({size})").format(size=size)))
         for page in (1, 2):
-            written.append((render_leaflet(data.side_a, data.scoring, paper, "svg", svg / f"rules-{page}.svg",
-                                           page=page, examples=examples, lang=lang),
+            written.append((render_leaflet(data.side_a, data.deck, data.scoring, paper, "svg",
+                                           svg / f"rules-{page}.svg", page=page, examples=examples,
+                                           lang=lang),
                             _("rules leaflet page {page} as SVG ({size})").format(page=page, size=size)))
     return written
 

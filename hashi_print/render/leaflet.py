@@ -7,23 +7,21 @@ from pathlib import Path
 
 from hashi_print.errors import LayoutError, OptionError
 from hashi_print.game.board import BoardIsland, BoardSide
-from hashi_print.game.deck import Card
+from hashi_print.game.deck import GOALS, Card, Deck
 from hashi_print.game.rules import GameState, Move, apply, legal_moves, move_violations, new_game
 from hashi_print.game.scoring import Scoring
 from hashi_print.i18n import N_, _, language, ngettext
 from hashi_print.render.canvas import (
-    PT,
     Canvas,
     PdfCanvas,
     SvgCanvas,
     draw_fitted,
+    draw_lead_paragraph,
     draw_paragraph,
-    text_width,
-    wrap_text,
 )
 from hashi_print.render.paper import PAPER
 from hashi_print.render.preflight import HOME_MIN_TEXT_PT, home_sheet
-from hashi_print.render.sheet import board_geometry, draw_board
+from hashi_print.render.sheet import FLAG_COLORS, FLAG_MIN_MM, board_geometry, draw_board, draw_flag
 
 LEFT = 16.0
 
@@ -60,8 +58,10 @@ class Example:
         side, card, move = self.state.side, self.card, self.move
         if self.kind == "legal":
             setup = next(i for i, n in enumerate(self.before.numerals) if n is not None)
-            text = _("{island}{numeral} was written at setup. Card {card} with {bridges} bridges: {move} "
-                     "(orange).")
+            text = ngettext("{island}{numeral} was written at setup. Card {card} with {bridges} bridge: "
+                            "{move} (orange).",
+                            "{island}{numeral} was written at setup. Card {card} with {bridges} bridges: "
+                            "{move} (orange).", card.bridges)
             return text.format(island=side.islands[setup].label, numeral=self.before.numerals[setup],
                                card=card.numeral, bridges=card.bridges, move=move_words(side, move))
         if self.kind == "crossing":
@@ -100,41 +100,46 @@ def _added(move: Move) -> dict[int, int]:
     return out
 
 
-def leaflet_examples(side: BoardSide) -> list[Example]:
-    """Build the three leaflet examples on `side` by playing real moves through the rules engine."""
+def leaflet_examples(side: BoardSide, deck: Deck) -> list[Example]:
+    """Build the three leaflet examples on `side` by playing real moves, with cards of `deck` only."""
     geo = side.geometry
     starts = [(k, end) for k, lane in enumerate(geo.lanes) if geo.crossings[k]
               for end in (lane.a, lane.b) if side.islands[end].flag is None]
     if not starts:
         raise LayoutError(f"side {side.name} has no crossing lane with an unflagged end to show in the rules")
+    cards = sorted(set(deck.cards))
     for lane0, island0 in starts:
-        examples = _examples_from(side, lane0, island0)
+        examples = _examples_from(side, cards, lane0, island0)
         if examples is not None:
             return examples
     raise LayoutError(f"side {side.name}: no crossing example found for the rules leaflet")
 
 
-def _examples_from(side: BoardSide, lane0: int, island0: int) -> list[Example] | None:
+def _examples_from(side: BoardSide, cards: list[Card], lane0: int, island0: int) -> list[Example] | None:
     """The three examples when the setup numeral sits at `island0` and the first turn builds `lane0`."""
     geo = side.geometry
     start = new_game(side, setup=(island0, 4))
-    card1 = Card(2, 2)
 
-    def legal_score(m: Move) -> tuple[int, int, int, int]:
-        """Prefer a turn that writes a numeral next to a new bridge and spreads bridges over two lanes."""
+    def legal_score(card: Card, m: Move) -> tuple:
+        """Prefer a turn that writes a numeral next to a new bridge and spreads 2 bridges over two lanes."""
         ends = {e for k in m.bridges for e in (geo.lanes[k].a, geo.lanes[k].b)}
         return (lane0 in m.bridges, m.numeral is not None and m.numeral[0] in ends,
-                len(set(m.bridges)) == 2, m.numeral is not None)
+                len(set(m.bridges)) == 2, card.bridges == 2, m.numeral is not None, -card.numeral)
 
-    moves = legal_moves(start, card1)
-    move1 = max(moves, key=legal_score)
+    turns = [(legal_score(c, m), c, m) for c in cards for m in legal_moves(start, c)]
+    if not turns:
+        return None
+    _key, card1, move1 = max(turns, key=lambda t: t[0])
     after1 = apply(start, card1, move1)
-    ex2 = _crossing_example(after1, Card(3, 1))
+    # One bridge is the plainest refusal to show; a card with more bridges would do too.
+    ex2 = next((ex for c in sorted(cards, key=lambda c: (c.bridges, c.numeral))
+                if (ex := _crossing_example(after1, c)) is not None), None)
     if ex2 is None:
         return None
     numerals = {move1.numeral[0]: move1.numeral[1]} if move1.numeral else {}
     ex1 = Example("legal", after1, _added(move1), numerals, before=start, card=card1, move=move1)
-    return [ex1, ex2, _circle_example(after1)]
+    ex3 = _circle_example(after1, cards)
+    return None if ex3 is None else [ex1, ex2, ex3]
 
 
 def _crossing_example(state: GameState, card: Card) -> Example | None:
@@ -157,34 +162,34 @@ def _crossing_example(state: GameState, card: Card) -> Example | None:
     return None
 
 
-IDEAL_CIRCLE = (True, True, True, -1)
+IDEAL_CIRCLE = (True, True, True, True, -1)
 
 
-def _circle_candidates(state: GameState):
-    """Yield (preference key, card, move, next state) for every legal turn with every possible card."""
+def _circle_candidates(state: GameState, cards: list[Card]):
+    """Yield (preference key, card, move, next state) for every legal turn with each of `cards`."""
     side = state.side
-    for numeral in range(1, 7):
-        for bridges in (1, 2, 3):
-            card = Card(numeral, bridges)
-            for move in legal_moves(state, card):
-                after = apply(state, card, move, check=False)
-                new = after.circled - state.circled
-                flagged = any(side.islands[i].flag for i in new)
-                key = (bool(new), flagged, bool(move.bridges), -len(new), -bridges, -numeral)
-                yield key, card, move, after
+    for card in cards:
+        for move in legal_moves(state, card):
+            after = apply(state, card, move, check=False)
+            new = after.circled - state.circled
+            flagged = any(side.islands[i].flag for i in new)
+            lanes = side.geometry.lanes
+            # Best shown: the turn's own bridge completes the island.
+            closing = any(lanes[k].a in new or lanes[k].b in new for k in move.bridges)
+            key = (bool(new), flagged, bool(move.bridges), closing, -len(new), -card.bridges, -card.numeral)
+            yield key, card, move, after
 
 
-def _circle_example(state: GameState) -> Example:
-    """Find a legal turn after `state` that circles one island, preferring a flagged one and a bridge."""
-    side = state.side
+def _circle_example(state: GameState, cards: list[Card]) -> Example | None:
+    """A legal turn after `state` that circles one island, preferring a flagged one and a bridge."""
     best = None
-    for cand in _circle_candidates(state):
+    for cand in _circle_candidates(state, cards):
         if best is None or cand[0] > best[0]:
             best = cand
-        if cand[0][:4] == IDEAL_CIRCLE:
+        if cand[0][:5] == IDEAL_CIRCLE:
             break
     if best is None or not best[0][0]:
-        raise LayoutError(f"side {side.name}: no circling example found for the rules leaflet")
+        return None
     card, move, after = best[1:]
     numerals = {move.numeral[0]: move.numeral[1]} if move.numeral else {}
     return Example("circle", after, _added(move), numerals, before=state, card=card, move=move)
@@ -192,8 +197,9 @@ def _circle_example(state: GameState) -> Example:
 
 SETUP = (
     N_("Every player takes a score sheet of the same side (A is gentler, B harder) and a pen."),
-    N_("Write a 3 or a 4 on one island without a flag on your sheet, then pass the sheet to the player on "
-       "your left: your opponent picks your starting island. Playing alone, pick it yourself."),
+    N_("Write a 3 or a 4 on one island without a flag on your sheet and that island's letter in the "
+       "\u201cstarting island\u201d box at the start of the turn tracker, then pass the sheet to the player "
+       "on your left: your opponent picks your starting island. Playing alone, pick it yourself."),
     N_("Shuffle the 18 cards and put one away unseen. The other 17 are played, one per turn."),
 )
 TURN = (
@@ -206,8 +212,9 @@ TURN = (
      "already carries one; a numbered island never gets more bridges than its numeral. Bridges may "
      "reach an island that has no numeral yet.")),
     (N_("3. Circle"), N_("every island whose bridges now equal its numeral. A circled island is finished.")),
-    (N_("4. Bonuses."), N_("Check the three goals below and mark the turn on the tracker when you reach "
-                           "one.")),
+    (N_("4. Turn tracker and goals."), N_("Cross off this turn's box on the turn tracker (the boxes 1 to "
+     "17), so that you always know which turn it is. When you reach one of the three goals (page 2), write "
+     "the turn's number in the turn box beside that goal's bonus boxes: it decides who was first.")),
 )
 
 
@@ -235,18 +242,8 @@ def _heading(cv: Canvas, y: float, s: str) -> float:
 
 
 def _item(cv: Canvas, y: float, lead: str, rest: str, width: float, size: float = 9.5) -> float:
-    """Draw a paragraph starting with a bold lead-in; return the next baseline."""
-    lines = wrap_text(f"{lead} {rest}", size, width)
-    step = size * PT * 1.3
-    lead_w = text_width(lead + " ", size, bold=True)
-    for k, line in enumerate(lines):
-        if k == 0 and line.startswith(lead):
-            cv.text(LEFT, y, lead, size_pt=size, bold=True)
-            cv.text(LEFT + lead_w, y, line[len(lead):].lstrip(), size_pt=size)
-        else:
-            cv.text(LEFT, y, line, size_pt=size)
-        y += step
-    return y + 1.2
+    """Draw a paragraph starting with a bold lead-in at the left margin; return the next baseline."""
+    return draw_lead_paragraph(cv, LEFT, y, lead, rest, width, size_pt=size) + 1.2
 
 
 def draw_examples(cv: Canvas, side: BoardSide, examples: list[Example], y: float,
@@ -263,8 +260,9 @@ def draw_examples(cv: Canvas, side: BoardSide, examples: list[Example], y: float
                     bold=True, anchor="middle")
         bg = board_geometry(side, x0, y + 9.0, pitch)
         with cv.group(f"{prefix}{k + 1}"):
+            crossings = tuple((f, ex.crossed) for f in ex.forbidden if ex.crossed is not None)
             draw_board(cv, side, bg, state=ex.state, prefix=f"{prefix}{k + 1}-", highlight=ex.highlight,
-                       forbidden=ex.forbidden, numerals=ex.numerals)
+                       forbidden=ex.forbidden, numerals=ex.numerals, crossings=crossings)
         cy = y + 9.0 + (side.rows - 1) * pitch + bg.r + 6.0
         cy = draw_paragraph(cv, LEFT + k * slot + 2.0, cy, ex.caption, slot - 6.0, size_pt=7.5, leading=1.25)
         bottom = max(bottom, cy)
@@ -333,7 +331,10 @@ def draw_leaflet_page(cv: Canvas, page: int, side: BoardSide, scoring: Scoring,
     y = _heading(cv, 20.0, _("On the sheet"))
     y = draw_legend(cv, y)
     y = _heading(cv, y + 2.0, _("The three goals"))
-    for lead, rest in _goal_text(scoring):
+    for goal, (lead, rest) in zip((*GOALS, None), _goal_text(scoring), strict=True):
+        if goal in FLAG_COLORS:
+            # The flag as printed on the sheet, in the margin beside its goal.
+            draw_flag(cv, LEFT - 7.0, y + 2.5, FLAG_MIN_MM, goal)
         y = _item(cv, y, lead, rest, width)
     y = _heading(cv, y + 2.0, _("End of the game and scoring"))
     y = draw_paragraph(cv, LEFT, y, _("After the 17th card, score {per} points per circled "
@@ -356,13 +357,16 @@ def draw_leaflet_page(cv: Canvas, page: int, side: BoardSide, scoring: Scoring,
         y = _item(cv, y, lead, rest, width)
 
 
-def render_leaflet(side: BoardSide, scoring: Scoring, paper: str, fmt: str, out: str | Path,
+def render_leaflet(side: BoardSide, deck: Deck, scoring: Scoring, paper: str, fmt: str, out: str | Path,
                    page: int | None = None, examples: list[Example] | None = None, lang: str = "en") -> Path:
-    """Write the leaflet in `lang`: both pages as PDF, or one page (`page` 1 or 2) as SVG."""
+    """Write the leaflet in `lang`: both pages as PDF, or one page (`page` 1 or 2) as SVG.
+
+    The examples are played with cards of `deck` (built here unless given).
+    """
     if paper not in PAPER:
         raise OptionError(f"unknown paper {paper!r}; use a4 or letter")
     w, h = PAPER[paper]
-    examples = examples if examples is not None else leaflet_examples(side)
+    examples = examples if examples is not None else leaflet_examples(side, deck)
     with language(lang):
         if fmt == "pdf":
             cv = PdfCanvas(out, w, h, title=_("Hashi rules"), preflight=home_sheet(w, h))

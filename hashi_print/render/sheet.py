@@ -23,6 +23,11 @@ from hashi_print.render.preflight import HOME_MIN_TEXT_PT, home_sheet
 Box = tuple[float, float, float, float]
 Point = tuple[float, float]
 FLAG_COLORS = {"red": "#d62728", "blue": "#1f5fbf"}
+# The letter on each flag's cloth; the same in every language (rot/rouge/rosso, blau/bleu/blu).
+FLAG_LETTERS = {"red": "R", "blue": "B"}
+FLAG_LETTER_MIN_PT = 6.0
+FLAG_MIN_MM = 2.6          # the smallest cloth that holds a 6 pt letter
+FLAG_POLE_GAP = 0.9        # bare pole below the cloth, as a share of the cloth's height
 NEW_THIS_TURN = "#e07b00"
 LANE_DOTS = "#7a7a7a"
 LANE_TRACK = "#c9d6e8"
@@ -85,6 +90,7 @@ class SheetLayout:
     card_label: Point
     turn_boxes: tuple[Box, ...]
     turn_label: Point
+    setup_box: Box
     bonus_boxes: dict[str, tuple[Box, Box]]
     goal_turn_cells: dict[str, tuple[Box, Box]]
     bonus_label: Point
@@ -124,10 +130,12 @@ def sheet_layout(side: BoardSide, paper: str = "a4", cards: int = 18, custom: bo
 
     slot_w = inner / cards
     card_slots = tuple((left + k * slot_w + 0.6, card_top + 4.0, slot_w - 1.2, 15.0) for k in range(cards))
-    label_w = 14.0
-    turn_w = (inner - label_w) / TURNS
-    turn_boxes = tuple((left + label_w + k * turn_w + 0.4, turn_top + 2.0, turn_w - 0.8, 8.0)
-                       for k in range(TURNS))
+    label_w, setup_w = 14.0, 21.0
+    # The starting island's box opens the turn row: what was written before turn 1.
+    setup_box = (left + label_w + 0.4, turn_top + 2.0, setup_w - 2.0, 8.0)
+    turn_x = left + label_w + setup_w
+    turn_w = (right - turn_x) / TURNS
+    turn_boxes = tuple((turn_x + k * turn_w + 0.4, turn_top + 2.0, turn_w - 0.8, 8.0) for k in range(TURNS))
     bonus_boxes, goal_turn_cells = {}, {}
     for k, goal in enumerate(GOALS):
         y = bonus_top + 5.0 + k * 10.0
@@ -143,28 +151,66 @@ def sheet_layout(side: BoardSide, paper: str = "a4", cards: int = 18, custom: bo
         width=w, height=h, board=board, title=(left + MARKER + 4.0, MARGIN + 6.0),
         player=(w / 2 + 10.0, MARGIN + 3.0, right - MARKER - 4.0 - (w / 2 + 10.0), 9.0),
         card_slots=card_slots, card_label=(left, card_top + 2.5),
-        turn_boxes=turn_boxes, turn_label=(left, turn_top + 8.0),
+        turn_boxes=turn_boxes, turn_label=(left, turn_top + 8.0), setup_box=setup_box,
         bonus_boxes=bonus_boxes, goal_turn_cells=goal_turn_cells, bonus_label=(left, bonus_top + 2.5),
         score_boxes=score_boxes,
         markers=markers, ruler=ruler, score_label=(sx, bonus_top + 2.5))
 
 
-def draw_flag(cv: Canvas, cx: float, cy: float, r: float, flag: str, *, id: str | None = None) -> None:
-    """Draw a small pennant on a pole at the upper right of the island circle at (cx, cy)."""
-    px, base, top = cx + 0.7 * r, cy - 0.72 * r, cy - 1.75 * r
-    cv.line(px, base, px, top, width=max(0.25, 0.05 * r), color="#000000")
-    cv.polygon([(px, top), (px + 0.95 * r, top + 0.27 * r), (px, top + 0.54 * r)],
-               stroke="#000000", fill=FLAG_COLORS[flag], width=0.15, id=id)
+@dataclass(frozen=True)
+class FlagShape:
+    """A flag drawn on a pole: the pole line, the cloth's outline and its letter (x, baseline, size in pt)."""
+
+    pole: tuple[float, float, float, float]
+    cloth: tuple[Point, ...]
+    letter: tuple[float, float, float]
+
+
+def flag_shape(flag: str, px: float, base: float, height: float) -> FlagShape:
+    """Place a flag whose pole stands at x = px from y = base upwards and whose cloth is `height` mm tall.
+
+    Red is a long triangular pennant, blue a square-ended banner: the shapes differ so that a grey
+    copy (where the two colours print as the same grey) still tells them apart.
+    """
+    h = max(height, FLAG_MIN_MM)
+    top = base - FLAG_POLE_GAP * height - h
+    size = max(FLAG_LETTER_MIN_PT, min(9.0, 1.8 * h))
+    cap = 0.73 * size * PT  # the face's capital height
+    baseline = top + h / 2 + cap / 2
+    if flag == "red":
+        cloth = ((px, top), (px + 2.0 * h, top + h / 2), (px, top + h))
+        letter = (px + 0.42 * h, baseline, size)
+    else:
+        cloth = ((px, top), (px + 1.35 * h, top), (px + 1.35 * h, top + h), (px, top + h))
+        letter = (px + 0.675 * h, baseline, size)
+    return FlagShape((px, base, px, top), cloth, letter)
+
+
+def draw_flag(cv: Canvas, px: float, base: float, height: float, flag: str, *, id: str | None = None) -> None:
+    """Draw a red or blue flag with its letter (R, B) on a pole standing at (px, base); see `flag_shape`."""
+    shape = flag_shape(flag, px, base, height)
+    x1, y1, x2, y2 = shape.pole
+    cv.line(x1, y1, x2, y2, width=max(0.25, 0.07 * height), color="#000000")
+    cv.polygon(shape.cloth, stroke="#000000", fill=FLAG_COLORS[flag], width=0.15, id=id)
+    x, y, size = shape.letter
+    cv.text(x, y, FLAG_LETTERS[flag], size_pt=size, anchor="middle", bold=True, color="#ffffff")
+
+
+def draw_island_flag(cv: Canvas, cx: float, cy: float, r: float, flag: str) -> None:
+    """Draw an island's flag on a pole at the upper right of its circle (centre cx, cy, radius r)."""
+    draw_flag(cv, cx + 0.7 * r, cy - 0.72 * r, 0.66 * r, flag)
 
 
 def draw_board(cv: Canvas, side: BoardSide, bg: BoardGeometry, *, state=None, prefix: str = "",
                highlight: Mapping[int, int] | None = None, forbidden: tuple[int, ...] = (),
-               numerals: Mapping[int, int] | None = None) -> None:
+               numerals: Mapping[int, int] | None = None,
+               crossings: tuple[tuple[int, int], ...] = ()) -> None:
     """Draw lanes and islands; with a game state also its numerals, bridges and circled islands.
 
     `highlight` marks the lanes whose bridges (already in the state) were drawn this turn, shown in
-    the highlight colour; `forbidden` lists lanes drawn as refused bridges; `numerals` maps islands to
-    numerals just written (or attempted), shown in the highlight colour.
+    the highlight colour; `forbidden` lists lanes drawn as refused bridges; `crossings` pairs of
+    lanes whose crossing point gets a cross; `numerals` maps islands to numerals just written (or
+    attempted), shown in the highlight colour.
     """
     label_pt = max(6.0, min(9.0, bg.pitch * 0.45))
     dot = max(0.3, min(0.55, bg.r * 0.09))
@@ -185,9 +231,12 @@ def draw_board(cv: Canvas, side: BoardSide, bg: BoardGeometry, *, state=None, pr
         x1, y1, x2, y2 = bg.lanes[k]
         cv.line(x1, y1, x2, y2, width=0.6, color=FLAG_COLORS["red"], dash=(1.0, 0.8),
                 id=f"{prefix}forbidden-{side.lane_name(k)}")
-        mx, my, s = (x1 + x2) / 2, (y1 + y2) / 2, bg.r * 0.55
-        cv.line(mx - s, my - s, mx + s, my + s, width=0.7, color=FLAG_COLORS["red"])
-        cv.line(mx - s, my + s, mx + s, my - s, width=0.7, color=FLAG_COLORS["red"])
+    for a, b in crossings:
+        mx, my = crossing_point(side, bg, a, b)
+        s = bg.r * 0.55
+        with cv.group(f"{prefix}crossing-{side.lane_name(a)}-{side.lane_name(b)}"):
+            cv.line(mx - s, my - s, mx + s, my + s, width=0.7, color=FLAG_COLORS["red"])
+            cv.line(mx - s, my + s, mx + s, my - s, width=0.7, color=FLAG_COLORS["red"])
     for i, isl in enumerate(side.islands):
         cx, cy = bg.centres[i]
         with cv.group(f"{prefix}island-{isl.label}"):
@@ -196,18 +245,26 @@ def draw_board(cv: Canvas, side: BoardSide, bg: BoardGeometry, *, state=None, pr
             cv.rect(bx, by, bw, bh, stroke="#9a9a9a", width=0.2)
             cv.text(cx - 0.8 * bg.r, cy - 0.78 * bg.r, isl.label, size_pt=label_pt, anchor="end", bold=True)
             if isl.flag:
-                draw_flag(cv, cx, cy, bg.r, isl.flag)
+                draw_island_flag(cv, cx, cy, bg.r, isl.flag)
         written = None if state is None else state.numerals[i]
         if numerals and i in numerals:
             written, colour = numerals[i], NEW_THIS_TURN
         else:
             colour = BLUE
         if written is not None:
-            cv.text(cx, by + bh * 0.85, str(written), size_pt=bh / 0.3528 * 0.95, anchor="middle",
-                    bold=True, color=colour, id=f"{prefix}numeral-{isl.label}")
+            # Never below the smallest type a home print allows, even on a small example board.
+            size = max(HOME_MIN_TEXT_PT, bh / PT * 0.95)
+            cv.text(cx, by + bh * 0.85, str(written), size_pt=size, anchor="middle", bold=True, color=colour,
+                    id=f"{prefix}numeral-{isl.label}")
         if state is not None and i in state.circled:
             cv.circle(cx, cy, bg.r * 1.28, stroke=BLUE, width=max(0.35, bg.r * 0.08),
                       id=f"{prefix}circled-{isl.label}")
+
+
+def crossing_point(side: BoardSide, bg: BoardGeometry, a: int, b: int) -> Point:
+    """Where lanes `a` and `b` (one horizontal, one vertical) meet on the drawing."""
+    horizontal, vertical = (a, b) if side.geometry.lanes[a].horizontal else (b, a)
+    return bg.lanes[vertical][0], bg.lanes[horizontal][1]
 
 
 def _draw_state_bridges(cv: Canvas, side: BoardSide, bg: BoardGeometry, bridges: tuple[int, ...], colour: str,
@@ -288,20 +345,25 @@ def _draw_card_strip(cv: Canvas, deck: Deck, lay: SheetLayout) -> None:
 
 
 def _draw_turns(cv: Canvas, lay: SheetLayout) -> None:
-    """Draw the turn tracker 1-17."""
-    room = lay.turn_boxes[0][0] - 1.0 - lay.turn_label[0]
+    """Draw the turn tracker: the starting island's box, then turns 1-17 to cross off."""
+    room = lay.setup_box[0] - 1.0 - lay.turn_label[0]
     draw_fitted(cv, lay.turn_label[0], lay.turn_label[1], _("Turn"), room, size_pt=9, min_pt=HOME_MIN_TEXT_PT,
                 bold=True, id="turns-label")
     for k, (x, y, w, h) in enumerate(lay.turn_boxes):
         cv.rect(x, y, w, h, stroke="#777777", width=0.25, id=f"turn-{k + 1}")
         cv.text(x + 0.8, y + 2.6, str(k + 1), size_pt=6, color="#777777")
+    x, y, w, h = lay.setup_box
+    with cv.group("setup"):
+        cv.rect(x, y, w, h, width=0.35)
+        draw_fitted(cv, x + 0.8, y + 2.6, _("starting island"), w - 1.6, size_pt=6, min_pt=HOME_MIN_TEXT_PT,
+                    color="#555555")
 
 
 def _goal_icon(cv: Canvas, goal: str, x: float, y: float) -> None:
     """Draw a goal's small symbol with its top-left corner near (x, y)."""
     if goal in FLAG_COLORS:
-        cv.circle(x + 3.0, y + 5.0, 2.6, width=0.3)
-        draw_flag(cv, x + 3.0, y + 5.0, 2.6, goal)
+        cv.circle(x + 2.2, y + 6.2, 2.0, width=0.3)
+        draw_island_flag(cv, x + 2.2, y + 6.2, 2.0, goal)
     else:
         for k in range(3):
             cv.circle(x + 1.4 + k * 3.2, y + 5.2, 1.2, width=0.25)

@@ -8,21 +8,36 @@ from hashi_print.errors import LayoutError, OptionError
 from hashi_print.game.deck import GOALS
 from hashi_print.game.scoring import Scoring
 from hashi_print.i18n import N_, _, language
-from hashi_print.render.canvas import Canvas, PdfCanvas, SvgCanvas, draw_fitted, draw_paragraph
+from hashi_print.render.canvas import (
+    PT,
+    Canvas,
+    PdfCanvas,
+    SvgCanvas,
+    draw_fitted,
+    draw_lead_paragraph,
+    draw_paragraph,
+    fit_text,
+    text_width,
+)
 from hashi_print.render.paper import BLUE, PAPER
 from hashi_print.render.preflight import HOME_MIN_TEXT_PT, home_sheet
-from hashi_print.render.sheet import FLAG_COLORS
+from hashi_print.render.sheet import FLAG_COLORS, FLAG_MIN_MM, draw_flag, flag_shape
 
 GOAL_NAMES = {"red": N_("Red flags"), "blue": N_("Blue flags"), "six": N_("Six joined")}
 HOW_TO = (
     N_("Play a normal game on your own: choose a side, write a 3 or a 4 on an unflagged island yourself, "
        "shuffle the 18 cards and put one away unseen, then play the 17 others one by one."),
     N_("Pick a level before you start. A goal's bonus counts (its higher value) only if you reach it on or "
-       "before the turn shown for your side and level; reached later, it scores nothing. Note the turn on "
-       "the turn tracker when you reach a goal."),
+       "before the turn shown for your side and level; reached later, it scores nothing. When you reach a "
+       "goal, write the turn in its turn box on the sheet."),
     N_("At the end, score {per} points per circled island plus the bonuses you earned, and look up your "
        "total in the rating bands of your side."),
 )
+READING = (N_("How to read the table:"),
+           N_("find the row of your side and level. \u201cBy turn 12\u201d under a goal means its bonus "
+              "counts if you reach the goal on turn 12 or earlier: the turn you write in the goal\u2019s "
+              "turn box on the sheet. On the right, your final score earns the best rating whose lowest "
+              "score it reaches."))
 
 # The level names and rating words of the designed scoring file, so that the catalogs carry them.
 DATA_WORDS = (N_("standard"), N_("easy"), N_("normal"), N_("hard"), N_("master builder"), N_("excellent"),
@@ -52,7 +67,8 @@ def draw_solo(cv: Canvas, scoring: Scoring) -> None:
     y = 34.0
     for para in HOW_TO:
         y = draw_paragraph(cv, left, y, _(para).format(per=scoring.per_circled), width, size_pt=10) + 1.5
-    y += 4.0
+    lead, rest = (_(t) for t in READING)
+    y = draw_lead_paragraph(cv, left, y + 1.0, lead, rest, width, size_pt=10) + 4.0
     sides = solo_sides(scoring)
     if not sides:
         raise LayoutError("the scoring file has no solo limits (keys \"solo\" or \"solo_levels\")")
@@ -78,25 +94,30 @@ def _score_log(cv: Canvas, left: float, y: float, width: float, rows: int) -> No
                         min_pt=HOME_MIN_TEXT_PT, bold=True)
 
 
+def level_bands(scoring: Scoring, side: str, levels: list[str]) -> list[tuple[tuple[int, str], ...]] | None:
+    """The rating bands of each level of a side, or None when the scoring file rates the side as a whole."""
+    by_level = scoring.level_ratings.get(side, {})
+    if not levels or any(level not in by_level for level in levels):
+        return None
+    return [by_level[level] for level in levels]
+
+
 def _side_block(cv: Canvas, scoring: Scoring, side: str, left: float, y: float, width: float) -> float:
     """Draw one side's limit table and rating bands starting at y; return the y below them."""
     cv.text(left, y, _("Side {side}").format(side=side), size_pt=14, bold=True, id=f"solo-side-{side}")
+    rows = solo_levels(scoring, side)
+    per_level = level_bands(scoring, side, [level for level, _limits in rows])
     y += 4.0
-    col0, colw, rowh = 28.0, 31.0, 8.5
+    col0, colw, rowh = (18.0, 24.0, 8.5) if per_level else (28.0, 31.0, 8.5)
+    table_w = col0 + colw * len(GOALS)
     with cv.group(f"solo-limits-{side}"):
-        cv.rect(left, y, col0 + colw * len(GOALS), rowh, stroke=None, fill="#e8eef8")
+        cv.rect(left, y, table_w, rowh, stroke=None, fill="#e8eef8")
         draw_fitted(cv, left + 2.0, y + 5.8, _("Level"), col0 - 3.0, size_pt=9, min_pt=HOME_MIN_TEXT_PT,
                     bold=True)
-        for k, goal in enumerate(GOALS):
-            x = left + col0 + k * colw
-            high = scoring.bonus[goal][0]
-            colour = FLAG_COLORS.get(goal, BLUE)
-            draw_fitted(cv, x + colw / 2, y + 5.8, f"{_(GOAL_NAMES[goal])} ({high})", colw - 2.0, size_pt=9,
-                        min_pt=HOME_MIN_TEXT_PT, bold=True, anchor="middle", color=colour)
-        rows = solo_levels(scoring, side)
+        _goal_heads(cv, scoring, left + col0, y, colw, rowh)
         for r, (level, limits) in enumerate(rows):
             yy = y + (r + 1) * rowh
-            cv.line(left, yy, left + col0 + colw * len(GOALS), yy, width=0.2, color="#999999")
+            cv.line(left, yy, left + table_w, yy, width=0.2, color="#999999")
             draw_fitted(cv, left + 2.0, yy + 5.8, _(level), col0 - 3.0, size_pt=10, min_pt=HOME_MIN_TEXT_PT)
             for k, goal in enumerate(GOALS):
                 limit = limits.get(goal)
@@ -105,49 +126,81 @@ def _side_block(cv: Canvas, scoring: Scoring, side: str, left: float, y: float, 
                             min_pt=HOME_MIN_TEXT_PT, anchor="middle", bold=True,
                             id=f"solo-{side}-{level}-{goal}")
         bottom = y + (len(rows) + 1) * rowh
-        cv.rect(left, y, col0 + colw * len(GOALS), bottom - y, width=0.4)
-    return _ratings_block(cv, scoring, side, [level for level, _limits in rows], left, bottom + 3.0,
-                          col0, colw) + 4.0
+        cv.rect(left, y, table_w, bottom - y, width=0.4)
+    rx = left + table_w + (3.0 if per_level else 8.0)
+    if per_level:
+        levels = [level for level, _limits in rows]
+        _level_ratings(cv, side, levels, per_level, rx, y, left + width - rx, rowh)
+        return bottom + 4.0
+    bands = scoring.ratings.get(side, ())
+    if bands:
+        with cv.group(f"solo-ratings-{side}"):
+            room = left + width - rx
+            draw_fitted(cv, rx, y + 5.8, _("Your final score"), room, size_pt=9, min_pt=HOME_MIN_TEXT_PT,
+                        bold=True)
+            for k, (_low, words) in enumerate(bands):
+                yy = y + (k + 1) * 6.5 + 5.8
+                cv.text(rx, yy, band_span(bands, words), size_pt=10, bold=True, id=f"solo-rating-{side}-{k}")
+                draw_fitted(cv, rx + 15.0, yy, _(words), room - 15.0, size_pt=9, min_pt=HOME_MIN_TEXT_PT)
+        bottom = max(bottom, y + (len(bands) + 1) * 6.5 + 2.0)
+    return bottom + 4.0
 
 
-def _ratings_block(cv: Canvas, scoring: Scoring, side: str, levels: list[str], left: float, y: float,
-                   col0: float, colw: float) -> float:
-    """Draw the rating bands under the limits, one column per level (or one for the standard limits);
-    return the y below them."""
-    by_level = scoring.level_ratings.get(side, {})
-    columns = [(level, by_level[level]) for level in levels if level in by_level]
-    if not columns and scoring.ratings.get(side):
-        columns = [(levels[0] if len(levels) == 1 else "standard", scoring.ratings[side])]
-    if not columns:
-        return y
-    words = list(dict.fromkeys(w for _level, bands in columns for _least, w in bands))
-    rowh = 6.5
-    total_w = col0 + colw * len(columns)
+def band_span(bands: tuple[tuple[int, str], ...], words: str) -> str:
+    """The scores of the band named `words` (`36\u201339`, or `40+` for the best), or a dash without it."""
+    for k, (low, name) in enumerate(bands):
+        if name == words:
+            return f"{low}+" if k == 0 else f"{low}\u2013{bands[k - 1][0] - 1}"
+    return "\u2013"
+
+
+def _goal_heads(cv: Canvas, scoring: Scoring, x: float, y: float, w: float, h: float) -> None:
+    """Draw the goals' column heads, one type size for all: the flag (as on the sheet), name and bonus."""
+    heads = []
+    for goal in GOALS:
+        label = f"{_(GOAL_NAMES[goal])} ({scoring.bonus[goal][0]})"
+        flag_w = (max(px for px, _py in flag_shape(goal, 0.0, 0.0, FLAG_MIN_MM).cloth) + 1.2
+                  if goal in FLAG_COLORS else 0.0)
+        fitted = fit_text(label, w - 2.0 - flag_w, 9, 6.5, bold=True, max_lines=2)[0]
+        heads.append((goal, label, flag_w, fitted))
+    size = min(head[3] for head in heads)
+    for k, (goal, label, flag_w, _size) in enumerate(heads):
+        lines = fit_text(label, w - 2.0 - flag_w, size, size, bold=True, max_lines=2)[1]
+        # Flag and name centred together in the column, the name in the goal's colour.
+        x0 = x + k * w + (w - flag_w - max(text_width(line, size, bold=True) for line in lines)) / 2
+        if flag_w:
+            draw_flag(cv, x0, y + h - 1.0, 1.6, goal)
+        top = y + 5.8 - (len(lines) - 1) * size * PT * 0.55
+        for n, line in enumerate(lines):
+            cv.text(x0 + flag_w, top + n * size * PT * 1.1, line, size_pt=size, bold=True,
+                    color=FLAG_COLORS.get(goal, BLUE))
+
+
+def _level_ratings(cv: Canvas, side: str, levels: list[str], bands: list[tuple[tuple[int, str], ...]],
+                   x: float, y: float, width: float, rowh: float) -> None:
+    """Draw each level's lowest score per rating, level rows beside the limit table's rows."""
+    words: list[str] = []
+    for level_bands_ in bands:
+        words += [w for _low, w in level_bands_ if w not in words]
+    # Columns as wide as their longest word (a word does not break) or score range needs, the rest shared.
+    need = [max(max(text_width(part, HOME_MIN_TEXT_PT, bold=True) for part in _(w).split()),
+                max(text_width(band_span(b, w), 9, bold=True) for b in bands)) + 1.5 for w in words]
+    colws = [n * width / sum(need) for n in need]
+    xs = [x + sum(colws[:k]) for k in range(len(words))]
     with cv.group(f"solo-ratings-{side}"):
-        cv.rect(left, y, total_w, rowh, stroke=None, fill="#e8eef8")
-        draw_fitted(cv, left + 2.0, y + 4.6, _("Your final score"), col0 - 3.0, size_pt=8,
-                    min_pt=HOME_MIN_TEXT_PT, bold=True)
-        for k, (level, _bands) in enumerate(columns):
-            draw_fitted(cv, left + col0 + k * colw + colw / 2, y + 4.6, _(level), colw - 2.0, size_pt=9,
-                        min_pt=HOME_MIN_TEXT_PT, bold=True, anchor="middle")
-        for r, word in enumerate(words):
+        cv.text(x, y - 4.0, _("Your final score"), size_pt=9, bold=True)
+        cv.rect(x, y, width, rowh, stroke=None, fill="#e8eef8")
+        for k, w in enumerate(words):
+            draw_fitted(cv, xs[k] + colws[k] / 2, y + 3.4, _(w), colws[k] - 1.5, size_pt=8,
+                        min_pt=HOME_MIN_TEXT_PT, max_lines=2, leading=1.0, bold=True, anchor="middle")
+        for r, (level, level_bands_) in enumerate(zip(levels, bands, strict=True)):
             yy = y + (r + 1) * rowh
-            cv.line(left, yy, left + total_w, yy, width=0.2, color="#999999")
-            draw_fitted(cv, left + 2.0, yy + 4.6, _(word), col0 - 3.0, size_pt=9, min_pt=HOME_MIN_TEXT_PT)
-            for k, (level, bands) in enumerate(columns):
-                cv.text(left + col0 + k * colw + colw / 2, yy + 4.6, _band_span(bands, word), size_pt=10,
-                        bold=True, anchor="middle", id=f"solo-rating-{side}-{level}-{r}")
-        bottom = y + (len(words) + 1) * rowh
-        cv.rect(left, y, total_w, bottom - y, width=0.4)
-    return bottom
-
-
-def _band_span(bands: tuple[tuple[int, str], ...], word: str) -> str:
-    """The score range of the band named `word` (e.g. `36–39` or `40+`), or a dash."""
-    for k, (low, words) in enumerate(bands):
-        if words == word:
-            return f"{low}+" if k == 0 else f"{low}–{bands[k - 1][0] - 1}"
-    return "–"
+            cv.line(x, yy, x + width, yy, width=0.2, color="#999999")
+            for k, w in enumerate(words):
+                draw_fitted(cv, xs[k] + colws[k] / 2, yy + 5.8, band_span(level_bands_, w), colws[k] - 1.0,
+                            size_pt=10, min_pt=HOME_MIN_TEXT_PT, bold=True, anchor="middle",
+                            id=f"solo-rating-{side}-{level}-{k}")
+        cv.rect(x, y, width, (len(levels) + 1) * rowh, width=0.4)
 
 
 def render_solo(scoring: Scoring, paper: str, fmt: str, out: str | Path, lang: str = "en") -> Path:

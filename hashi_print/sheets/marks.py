@@ -17,7 +17,7 @@ from hashi_print.sheets.validate import validate
 @dataclass(frozen=True)
 class Marks:
     """The ink on one sheet: a numeral or None per island, bridges per lane, circled islands,
-    crossed-off card-strip positions (from 1) and the turn each goal was reached."""
+    crossed-off card-strip positions (from 1), the turn each goal was reached and the starting island."""
 
     side: BoardSide
     numerals: tuple[int | None, ...]
@@ -26,6 +26,7 @@ class Marks:
     cards: frozenset[int]
     goals: tuple[tuple[str, int], ...] = ()
     player: str | None = None
+    setup: int | None = None
 
     def goal_turn(self, goal: str) -> int | None:
         """The turn written for `goal`, or None."""
@@ -36,6 +37,7 @@ def marks_of(doc: Sheet | Record, deck: Deck) -> Marks:
     """What the paper shows at the end of a typed sheet or game record (a record is replayed)."""
     state = validate(doc, deck).state
     side = doc.side
+    setup = None
     if isinstance(doc, Sheet):
         circled = frozenset(i for i, _ in doc.circled) if doc.circled is not None else state.circled
         cards = frozenset(p for p, _ in doc.cards or ())
@@ -44,7 +46,8 @@ def marks_of(doc: Sheet | Record, deck: Deck) -> Marks:
         circled = state.circled
         cards = frozenset(_strip_positions(deck, [t.card for t in doc.turns]))
         goals = tuple(g for g in state.goals if g[0] in GOALS)
-    return Marks(side, state.numerals, state.bridges, circled, cards, goals, doc.player)
+        setup = doc.setup[0] if doc.setup is not None else None
+    return Marks(side, state.numerals, state.bridges, circled, cards, goals, doc.player, setup)
 
 
 def _strip_positions(deck: Deck, played: list) -> list[int]:

@@ -6,12 +6,15 @@ import contextlib
 import json
 import logging
 import random
+import re
 import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -19,8 +22,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from hashi_print.errors import HashiError
-from hashi_print.game.scoring import SoloLevel
-from hashi_print.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, language, ngettext
+from hashi_print.game.scoring import SoloLevel, load_scoring
+from hashi_print.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, language, ngettext, pgettext, translations
 from hashi_print.puzzle.model import GRADES
 from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES, MODES
 from hashi_print.web import tasks
@@ -40,7 +43,7 @@ PAGES = {
     "/lab": ("lab.html", N_("Solver lab")),
     "/game": ("game.html", N_("Hashi solo")),
     "/cards": ("cards.html", N_("Card flipper")),
-    "/help": ("help.html", N_("How to play")),
+    "/help": ("help.html", ("web", N_("How to play"))),
 }
 LANG_COOKIE = "lang"
 _TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
@@ -67,6 +70,52 @@ def _static_files() -> dict[str, tuple[bytes, str]]:
         if entry.is_file() and suffix in _TYPES:
             out[entry.name] = (entry.read_bytes(), _TYPES[suffix])
     return out
+
+
+def _font_files() -> dict[str, bytes]:
+    """The packaged Korean and Japanese faces the style sheet names, read once."""
+    folder = resources.files("hashi_print").joinpath("fonts")
+    return {entry.name: entry.read_bytes() for entry in folder.iterdir() if entry.name.endswith(".ttf")}
+
+
+# --- the scripts' messages -------------------------------------------------------------------
+
+# The message ids in the scripts: _("...") and ngettext("...", "..."), double-quoted on one line, the
+# same calls `make catalogs` extracts with Babel (a test checks that both find the same messages).
+_JS_STRING = r'"(?:[^"\\\n]|\\.)*"'
+_JS_GETTEXT = re.compile(rf"(?<![\w.$])_\(\s*({_JS_STRING})")
+_JS_NGETTEXT = re.compile(rf"(?<![\w.$])ngettext\(\s*({_JS_STRING})\s*,\s*({_JS_STRING})")
+
+
+def script_messages(sources: list[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """The plain and the plural (singular) message ids the scripts' sources mark."""
+    plain = {json.loads(m) for src in sources for m in _JS_GETTEXT.findall(src)}
+    plural = {json.loads(one) for src in sources for one, _many in _JS_NGETTEXT.findall(src)}
+    return frozenset(plain), frozenset(plural)
+
+
+def designed_words() -> frozenset[str]:
+    """Words the API sends as they are in the designed data (the solo ratings), translated by the page."""
+    scoring = load_scoring()
+    return frozenset(word for bands in scoring.ratings.values() for _low, word in bands)
+
+
+def script_catalog(lang: str, plain: frozenset[str], plural: frozenset[str]) -> dict[str, str | list[str]]:
+    """The translations a page's scripts need: message id -> text, or -> its plural forms in order."""
+    if lang == "en":
+        return {}
+    found = translations(lang)
+    out: dict[str, str | list[str]] = {m: found.gettext(m) for m in sorted(plain)}
+    # GNUTranslations keeps a plural message's forms under (singular, index); there is no public reader.
+    forms = found._catalog  # noqa: SLF001
+    for one in sorted(plural):
+        out[one] = [forms[(one, i)] for i in range(8) if (one, i) in forms]
+    return out
+
+
+def embedded_json(obj: object) -> str:
+    """JSON safe to put inside a <script> element (no closing tag, no HTML comment can start)."""
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")
 
 
 # --- reading requests ------------------------------------------------------------------------
@@ -179,17 +228,26 @@ def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     pool = WorkPool(settings.workers, settings.seconds, preload=("hashi_print.web.tasks",))
     static = _static_files()
+    fonts = _font_files()
     env = Environment(loader=PackageLoader("hashi_print.web", "templates"), autoescape=select_autoescape(),
                       extensions=["jinja2.ext.i18n"])
     # The same catalogs as the printed products; they translate in the language of the request.
-    env.install_gettext_callables(_, ngettext, newstyle=True)
+    env.install_gettext_callables(_, ngettext, newstyle=True, pgettext=pgettext)
+    plain, plural = script_messages([body.decode() for body, kind in static.values() if "javascript" in kind])
+    plain |= designed_words()
 
-    def page(template: str, title: str) -> Callable[[Request], Awaitable[Response]]:
+    @cache
+    def messages(lang: str) -> str:
+        return embedded_json(script_catalog(lang, plain, plural))
+
+    def page(template: str, title: str | tuple[str, str]) -> Callable[[Request], Awaitable[Response]]:
         async def handler(request: Request) -> Response:
             lang = request_language(request)
             with language(lang):
-                html = env.get_template(template).render(title=_(title), path=request.url.path, pages=PAGES,
-                                                         lang=lang, languages=LANGUAGE_NAMES)
+                shown = pgettext(*title) if isinstance(title, tuple) else _(title)
+                html = env.get_template(template).render(title=shown, path=request.url.path, pages=PAGES,
+                                                         lang=lang, languages=LANGUAGE_NAMES,
+                                                         messages=Markup(messages(lang)))
             headers = {"Content-Language": lang, "Vary": "Accept-Language, Cookie"}
             response = HTMLResponse(html, headers=headers)
             if request.query_params.get("lang", "").lower() in LANGUAGES:
@@ -202,6 +260,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if found is None:
             raise HTTPException(404)
         return Response(found[0], media_type=found[1], headers={"Cache-Control": "no-cache"})
+
+    async def font_file(request: Request) -> Response:
+        found = fonts.get(request.path_params["name"])
+        if found is None:
+            raise HTTPException(404)
+        return Response(found, media_type="font/ttf", headers={"Cache-Control": "max-age=86400"})
 
     def api(work: Callable[[dict], Awaitable[object]]) -> Callable[[Request], Awaitable[Response]]:
         async def handler(request: Request) -> Response:
@@ -263,6 +327,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     routes = [Route(path, page(*what)) for path, what in PAGES.items()]
     routes.append(Route("/static/{name}", static_file))
+    routes.append(Route("/fonts/{name}", font_file))
     for name, work in (("puzzle", puzzle), ("solve", solve), ("hint", hint), ("check", check),
                        ("generate", generate), ("validate", validate), ("deal", deal),
                        ("game/new", game_new), ("game/play", game_play)):

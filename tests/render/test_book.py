@@ -190,7 +190,8 @@ def test_progression_puts_easy_first_and_as_generated_keeps_order():
 
 def test_kdp_plan_reaches_a_fixpoint_between_gutter_and_page_count():
     entries = book_puzzles(SMALL_IDS, ["easy"] * 3) * 60
-    margins, pages = plan_book(shapes_of(entries), Layout("6x9", "kdp"))
+    plan = plan_book(shapes_of(entries), Layout("6x9", "kdp"))
+    margins, pages = plan.margins, plan.pages
     assert margins.inside == pytest.approx(kdp_gutter(len(pages)) + 0.25 * INCH)
     kinds = [p.kind for p in pages]
     assert kinds[:4] == ["title", "copyright", "contents", "howto"]
@@ -215,13 +216,14 @@ def test_notes_rules_are_evenly_spaced_and_end_at_the_foot_of_the_type_area():
 def test_kdp_plans_are_even_and_padded_only_with_notes_at_the_end(trim):
     entries = book_puzzles(SMALL_IDS, ["easy"] * 3) * 40
     for n in (1, 2, 3, 30, 60, 63, 66, 75, 81, 99, 120):
-        margins, pages = plan_book(shapes_of(entries[:n]), Layout(trim, "kdp"))
+        plan = plan_book(shapes_of(entries[:n]), Layout(trim, "kdp"))
+        margins, pages = plan.margins, plan.pages
         kinds = [p.kind for p in pages]
         assert len(pages) >= 24 and len(pages) % 2 == 0, (n, len(pages))
         assert margins.inside == pytest.approx(kdp_gutter(len(pages)) + 0.25 * INCH)
         last_solutions = max(i for i, k in enumerate(kinds) if k == "solutions")
         assert set(kinds[last_solutions + 1:]) <= {"notes"} and "notes" not in kinds[:last_solutions]
-        _, pnp_pages = plan_book(shapes_of(entries[:n]), Layout(trim, "pnp"))
+        pnp_pages = plan_book(shapes_of(entries[:n]), Layout(trim, "pnp")).pages
         assert "notes" not in [p.kind for p in pnp_pages]
 
 
@@ -419,7 +421,8 @@ def test_a_25x25_takes_a_letter_page_alone_with_its_long_id_wrapped():
 def test_mixed_size_pages_keep_every_grid_inside_the_type_area(trim, profile):
     ids = [SMALL_IDS[0]] * 5 + ([BIG_ID] * 2 if trim != "6x9" else []) + SMALL_IDS[1:] * 3
     entries = order_puzzles(book_puzzles(ids, ["easy"] * len(ids)), "as-generated")
-    margins, pages = plan_book(shapes_of(entries), Layout(trim, profile), grouped=False)
+    plan = plan_book(shapes_of(entries), Layout(trim, profile), grouped=False)
+    margins, pages = plan.margins, plan.pages
     seen = []
     for page_no, page in enumerate(pages, 1):
         if page.kind not in ("puzzles", "solutions"):

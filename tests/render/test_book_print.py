@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from collections import Counter, defaultdict
+from datetime import UTC, datetime
 
 import pytest
 from click.testing import CliRunner
@@ -171,7 +172,8 @@ def test_front_matter_title_copyright_and_contents_read_back_from_the_pdf(tmp_pa
 
 
 def test_isbns_are_checked_by_their_check_digit(tmp_path):
-    assert check_isbn("978-3-16-148410-0") and check_isbn("0-306-40615-2")
+    assert check_isbn("978-3-16-148410-0") == "978-3-16-148410-0" and check_isbn("0-306-40615-2")
+    assert check_isbn("isbn 978 3 16 148410 0") == "978 3 16 148410 0"
     for bad in ("978-3-16-148410-1", "12345", "0-306-40615-3"):
         with pytest.raises(OptionError, match="not a valid ISBN"):
             check_isbn(bad)
@@ -195,3 +197,70 @@ def test_cmyk_books_print_text_and_lines_on_the_black_plate_only(mixed_puzzles):
         ink_text = [g for g in glyphs if g.fill == ("k", 0, 0, 0, 1)]
         assert ink_text or index in (book.pages - 1,) or not glyphs
     assert b" rg" not in b"".join(p.get_contents().get_data() for p in reader.pages)
+
+
+def _copyright_page(tmp_path, monkeypatch, epoch: str | None, *extra: str) -> list[str]:
+    """Make a small kdp book with these options and return the copyright page's lines of text."""
+    if epoch is None:
+        monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    else:
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    out = tmp_path / "c.pdf"
+    result = CliRunner().invoke(cli, ["book", "--count", "3", "--size", "7x7", "--seed", "2", "--trim", "6x9",
+                                      "--profile", "kdp", "--title", "Bridges", "--out", str(out), *extra])
+    assert result.exit_code == 0, result.output
+    return [line.strip() for line in PdfReader(out).pages[1].extract_text().splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize(("epoch", "extra", "notice"), [
+    ("1767225600", ["--author", "Ann Example", "--year", "2024"], "Copyright © 2024 Ann Example."),
+    ("1767225600", ["--author", "Ann Example"], "Copyright © 2026 Ann Example."),  # 2026-01-01 00:00 UTC
+    ("1767225599", ["--author", "Ann Example"], "Copyright © 2025 Ann Example."),  # one second before
+    (None, ["--author", "Ann Example"], f"Copyright © {datetime.now(UTC).year} Ann Example."),
+    ("1767225600", ["--year", "2025"], "Copyright © 2025."),
+    ("1767225600", [], None),
+])
+def test_the_copyright_notice_takes_the_year_given_or_source_date_epoch_or_now(tmp_path, monkeypatch, epoch,
+                                                                                extra, notice):
+    lines = _copyright_page(tmp_path, monkeypatch, epoch, *extra)
+    assert lines[0] == "Bridges"
+    rights = [line for line in lines if "©" in line or "Copyright" in line]
+    assert rights == ([f"{notice} All rights reserved."] if notice else [])
+    assert not any(line.startswith("ISBN") for line in lines)
+    assert any("solutions start on page" in line for line in lines)
+    assert lines[-1] == "Puzzles generated, proven unique and graded with hashi-print (seed 2)."
+
+
+def test_the_copyright_page_with_an_isbn_and_without_credit(tmp_path, monkeypatch):
+    # An "ISBN" written before the number is not printed twice.
+    lines = _copyright_page(tmp_path, monkeypatch, "1767225600", "--author", "Ann", "--isbn",
+                            "ISBN-10: 0-306-40615-2", "--no-credit")
+    assert lines[:3] == ["Bridges", "Copyright © 2026 Ann. All rights reserved.", "ISBN 0-306-40615-2"]
+    assert len(lines) == 4 and "hashi-print" not in " ".join(lines)
+
+
+def test_a_book_with_the_default_year_is_byte_identical_under_source_date_epoch(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
+    runs = []
+    for name in ("a.pdf", "b.pdf"):
+        args = ["book", "--count", "2", "--size", "7x7", "--author", "Ann", "--out", str(tmp_path / name)]
+        assert CliRunner().invoke(cli, args).exit_code == 0
+        runs.append((tmp_path / name).read_bytes())
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize(("env", "args", "words"), [
+    ({}, ["--isbn", "978-3-16-148410-1"], "--isbn '978-3-16-148410-1' is not a valid ISBN"),
+    ({}, ["--isbn", "ISBN 12"], "is not a valid ISBN-13 or ISBN-10"),
+    ({"SOURCE_DATE_EPOCH": "next week"}, ["--author", "Ann"], "SOURCE_DATE_EPOCH='next week' is not a whole"),
+])
+def test_a_bad_isbn_or_epoch_is_one_line_exit_2_before_any_puzzle_is_made(monkeypatch, tmp_path, env, args,
+                                                                          words):
+    monkeypatch.setattr(puzzle_book, "generate_puzzles", lambda *a, **k: pytest.fail("generated"))
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    out = tmp_path / "x.pdf"
+    result = CliRunner().invoke(cli, ["book", "--count", "4", "--out", str(out), *args])
+    assert result.exit_code == 2
+    assert len(result.output.strip().splitlines()) == 1 and words in result.output
+    assert not out.exists()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -69,25 +68,9 @@ def test_solo_table_shows_every_limit_and_band(tmp_path):
                 assert el.text == f"by turn {turns}"
 
 
-def test_solo_table_shows_the_rating_bands_of_each_level(tmp_path):
-    base = load_scoring(FILES["scoring"])
-    words = ("master builder", "excellent", "good", "fair", "keep building")
-    bands = {"easy": (50, 44, 38, 30, 0), "normal": (46, 40, 34, 27, 0), "hard": (41, 35, 30, 24, 0)}
-    per_level = {side: {lv: tuple(zip(mins, words, strict=True)) for lv, mins in bands.items()}
-                 for side in ("A", "B")}
-    scoring = replace(base, level_ratings=per_level)
-    root = ET.parse(render_solo(scoring, "a4", "svg", tmp_path / "solo.svg")).getroot()
-    for side in ("A", "B"):
-        for level, mins in bands.items():
-            shown = [root.find(f".//{SVG}text[@id='solo-rating-{side}-{level}-{r}']").text for r in range(5)]
-            # The best band is open-ended, each other ends one below the band above it.
-            want = [f"{mins[0]}+"] + [f"{mins[r]}\u2013{mins[r - 1] - 1}" for r in range(1, 5)]
-            assert shown == want, (side, level)
-
-
 def test_leaflet_examples_are_real_game_states():
     side = load_side(FILES["side_a"])
-    legal, crossing, circled = leaflet_examples(side)
+    legal, crossing, circled = leaflet_examples(side, load_deck(FILES["deck"]))
     assert legal.highlight and sum(legal.highlight.values()) > 0
     assert all(legal.state.bridges[k] >= n for k, n in legal.highlight.items())
     assert crossing.forbidden and crossing.state.bridges[crossing.forbidden[0]] == 0
@@ -105,8 +88,8 @@ def test_leaflet_examples_are_real_game_states():
 
 
 def test_leaflet_pdf_two_pages_with_values(tmp_path):
-    side, scoring = load_side(FILES["side_b"]), load_scoring(FILES["scoring"])
-    data = render_leaflet(side, scoring, "a4", "pdf", tmp_path / "r.pdf").read_bytes()
+    side, deck, scoring = load_side(FILES["side_b"]), load_deck(FILES["deck"]), load_scoring(FILES["scoring"])
+    data = render_leaflet(side, deck, scoring, "a4", "pdf", tmp_path / "r.pdf").read_bytes()
     pages = page_text(data)
     assert len(pages) == 2
     assert "Setup" in pages[0] and "A turn" in pages[0]
@@ -114,7 +97,7 @@ def test_leaflet_pdf_two_pages_with_values(tmp_path):
     for goal, (first, later) in scoring.bonus.items():
         assert f"({first} / {later})" in pages[1], goal
     assert all_fonts_embedded(data)
-    root = ET.parse(render_leaflet(side, scoring, "a4", "svg", tmp_path / "r.svg", page=1)).getroot()
+    root = ET.parse(render_leaflet(side, deck, scoring, "a4", "svg", tmp_path / "r.svg", page=1)).getroot()
     ids = {el.get("id") for el in root.iter() if el.get("id")}
     for k in (1, 2, 3):
         assert sum(1 for i in ids if re.fullmatch(rf"ex{k}-island-[A-R]", i)) == 18
@@ -193,5 +176,5 @@ def test_designed_layouts_print_readably():
         side = builtin_side(name)
         for paper in ("a4", "letter"):
             assert sheet_layout(side, paper).board.r >= 4.5
-        legal, crossing, circled = leaflet_examples(side)
+        legal, crossing, circled = leaflet_examples(side, load_deck())
         assert legal.move is not None and crossing.forbidden and circled.state.circled

@@ -66,33 +66,37 @@ def catalog(lang: str):
 
 @cache
 def source_messages() -> frozenset:
-    """Every message the package marks for translation (read from the source, as `make catalogs` does)."""
+    """Every (context, message) the package marks for translation, read as `make catalogs` reads it:
+    the Python code, the web app's templates and its scripts."""
     found = set()
-    method_map = [("**.py", "python"), ("web/templates/**.html", "jinja2")]
-    for _filename, _line, message, _comments, _context in extract_from_dir(
+    method_map = [("**.py", "python"), ("web/templates/**.html", "jinja2"),
+                  ("web/static/**.js", "javascript")]
+    for _filename, _line, message, _comments, context in extract_from_dir(
             str(PACKAGE), method_map=method_map, options_map={"web/templates/**.html": {
                 "extensions": "jinja2.ext.i18n"}}):
-        found.add(message)
+        found.add((context, message))
     return frozenset(found)
 
 
 def catalog_problems(po, lang: str) -> list[str]:
     """What is wrong with a language's catalog next to the messages the code marks."""
     problems = []
-    for msgid in sorted(source_messages(), key=str):
-        message = po.get(msgid)
+    for context, msgid in sorted(source_messages(), key=str):
+        message = po.get(msgid, context=context)
+        where = f" (context {context!r})" if context else ""
         if message is None:
-            problems.append(f"{lang}: not in the catalog (run `make catalogs`, then translate): {msgid!r}")
+            problems.append(f"{lang}: not in the catalog (run `make catalogs`, then translate): "
+                            f"{msgid!r}{where}")
             continue
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         if not all(s.strip() for s in strings) or message.fuzzy:
-            problems.append(f"{lang}: untranslated or fuzzy: {msgid!r}")
+            problems.append(f"{lang}: untranslated or fuzzy: {msgid!r}{where}")
         ids = msgid if isinstance(msgid, tuple) else (msgid,)
         want = set(PLACEHOLDER.findall(ids[-1]))
         if any(set(PLACEHOLDER.findall(s)) != want for s in strings):
-            problems.append(f"{lang}: placeholders differ from the English: {msgid!r}")
+            problems.append(f"{lang}: placeholders differ from the English: {msgid!r}{where}")
     problems += [f"{lang}: no longer in the code: {m.id!r}" for m in po
-                 if m.id and m.id not in source_messages()]
+                 if m.id and (m.context, m.id) not in source_messages()]
     return problems
 
 
@@ -218,7 +222,8 @@ def products(data, puzzles, out: Path, lang: str):
         ("solo table", "sheet", solo_module,
          lambda: render_solo(data.scoring, "letter", "pdf", out / "solo.pdf", lang=lang)),
         ("rules leaflet", "sheet", leaflet_module,
-         lambda: render_leaflet(data.side_a, data.scoring, "a4", "pdf", out / "rules.pdf", lang=lang)),
+         lambda: render_leaflet(data.side_a, data.deck, data.scoring, "a4", "pdf", out / "rules.pdf",
+                                lang=lang)),
         ("book", "book", book_module,
          lambda: (out / "book.pdf").write_bytes(render_book(puzzles, BookOptions(
              title="Hashi", trim="6x9", profile="kdp", lang=lang, note="hashi-print · seed 3")).pdf)),

@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
+from babel.messages.extract import extract_from_dir
 from starlette.testclient import TestClient
 
-from hashi_print.i18n import LANGUAGES
-from hashi_print.web.app import PAGES, Settings, accepted_language, create_app
+from hashi_print.i18n import LANGUAGES, translations
+from hashi_print.web.app import (
+    PAGES,
+    Settings,
+    accepted_language,
+    create_app,
+    designed_words,
+    embedded_json,
+    script_messages,
+)
+
+STATIC = Path(__file__).resolve().parents[2] / "hashi_print" / "web" / "static"
 
 HEADLINES = {"en": "Hashi: build bridges", "de": "Hashi: Brücken bauen",
              "fr": "Hashi\u00a0: construisez des ponts", "it": "Hashi: costruisci ponti",
@@ -45,7 +58,7 @@ def test_home_page_follows_the_browser(client, lang):
 
 def test_switch_is_remembered_and_wins_over_the_browser(client):
     first = client.get("/help?lang=ja", headers={"Accept-Language": "de"})
-    assert page_language(first.text) == "ja" and "<title>解き方" in first.text
+    assert page_language(first.text) == "ja" and "<title>遊び方" in first.text
     assert first.cookies.get("lang") == "ja"
     again = client.get("/", headers={"Accept-Language": "de"})
     assert page_language(again.text) == "ja" and HEADLINES["ja"] in again.text
@@ -59,3 +72,55 @@ def test_every_page_offers_every_language_and_an_unknown_one_is_ignored(client):
         assert page_language(html) == "en"
         offered = re.findall(r'<a id="lang-([a-z]+)" href="\?lang=\1"', html)
         assert offered == list(LANGUAGES), path
+
+
+def embedded_messages(html: str) -> dict:
+    """The translations of the scripts' messages a page carries."""
+    found = re.search(r'<script type="application/json" id="messages">(.*?)</script>', html, re.S)
+    return json.loads(found.group(1))
+
+
+def test_the_server_finds_the_same_script_messages_as_babel():
+    found = extract_from_dir(str(STATIC), method_map=[("**.js", "javascript")])
+    babel = {m for _f, _l, m, _c, _ctx in found}
+    plain, plural = script_messages([p.read_text() for p in STATIC.glob("*.js")])
+    assert plain == {m for m in babel if isinstance(m, str)}
+    assert plural == {m[0] for m in babel if isinstance(m, tuple)}
+    assert len(plain) > 50 and "Solved! Every island has its bridges and all are connected." in plain
+
+
+@pytest.mark.parametrize("lang", [code for code in LANGUAGES if code != "en"])
+def test_every_page_carries_every_script_message_in_its_language(client, lang):
+    plain, plural = script_messages([p.read_text() for p in STATIC.glob("*.js")])
+    nplurals = int(re.search(r"nplurals=(\d+)", translations(lang).info()["plural-forms"]).group(1))
+    for path in PAGES:
+        table = embedded_messages(client.get(f"{path}?lang={lang}").text)
+        assert set(table) == plain | plural | designed_words(), path
+        assert all(isinstance(table[m], str) and table[m].strip() for m in plain | designed_words())
+        assert all(len(table[m]) == nplurals and all(table[m]) for m in plural), path
+    # The words that differ are really translated, not copied.
+    assert table["Nothing to undo."] != "Nothing to undo." and table["master builder"] != "master builder"
+
+
+def test_english_pages_carry_no_table_and_the_table_cannot_close_its_element(client):
+    assert embedded_messages(client.get("/?lang=en").text) == {}
+    assert "</script>" not in embedded_json({"x": "</script><script>alert(1)</script>"})
+
+
+def test_help_page_is_translated_in_every_language(client):
+    english = client.get("/help?lang=en").text
+    assert "Every island must end up with exactly as many bridges as its number." in english
+    for lang in LANGUAGES[1:]:
+        page = client.get(f"/help?lang={lang}").text
+        assert "Every island must end up" not in page and "<strong>" in page
+    ja = client.get("/help?lang=ja").text
+    assert "<h1>遊び方</h1>" in ja
+    assert "定番パズル（橋をかけろ）の解き方" in ja and "ロール＆ライトゲームの遊び方" in ja
+
+
+def test_packaged_fonts_are_served_and_nothing_else(client):
+    font = client.get("/fonts/hashi-ja-gothic.ttf")
+    assert font.status_code == 200 and font.headers["content-type"] == "font/ttf"
+    assert font.content[:4] == b"\0\1\0\0"
+    assert client.get("/fonts/IPA-LICENSE-hashi-ja-gothic.txt").status_code == 404
+    assert client.get("/fonts/..%2Fi18n.py").status_code == 404

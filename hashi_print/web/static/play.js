@@ -1,7 +1,7 @@
 // Playing a classic puzzle: every control, undo/redo, hints, checks, the win, reload and share.
 import {post, setStatus} from "./api.js";
 import {Board} from "./board.js";
-import {T} from "./strings.js";
+import {T, word} from "./strings.js";
 
 const svg = document.getElementById("board");
 const params = new URLSearchParams(location.search);
@@ -140,8 +140,8 @@ async function hint() {
     commit(c);
     highlight = new Set(step.islands);
     mistakeLanes = new Set(step.technique === "mistake" ? step.lanes.map((n) => board.laneByName.get(n)) : []);
-    document.getElementById("hint-technique").textContent = step.technique;
-    document.getElementById("hint-level").textContent = step.level;
+    document.getElementById("hint-technique").textContent = word(step.technique);
+    document.getElementById("hint-level").textContent = word(step.level);
     document.getElementById("hint-text").textContent = step.text;
     document.getElementById("hint-known").hidden = step.because.length === 0;
     document.getElementById("hint-known").textContent = T.hintBecause;

@@ -1,0 +1,302 @@
+"""Flags, the crossing mark, the leaflet's cards, the starting-island and goal-turn boxes, the solo table's
+reading aid: each measured from what was printed (a grey raster, PDF text, the parsed SVG)."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import re
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from pypdf import PdfReader
+
+from hashi_print.game.board import builtin_side, load_side
+from hashi_print.game.deck import Card, Deck, load_deck
+from hashi_print.game.scoring import load_scoring
+from hashi_print.render.leaflet import leaflet_examples, render_leaflet
+from hashi_print.render.sheet import render_sheet
+from hashi_print.render.solo import render_solo, solo_levels
+from tests.pdftext import page_texts
+
+FIX = Path(__file__).resolve().parents[1] / "fixtures"
+SVG = "{http://www.w3.org/2000/svg}"
+DPI = 200
+PPM = DPI / 25.4  # pixels per mm
+
+
+@pytest.fixture(scope="module")
+def data():
+    """The kit fixture sides, deck and scoring."""
+    return (load_side(FIX / "kit-fixture-side-a.json"), load_side(FIX / "kit-fixture-side-b.json"),
+            load_deck(FIX / "kit-fixture-deck.json"), load_scoring(FIX / "kit-fixture-scoring.json"))
+
+
+# --- flags on a grey print --------------------------------------------------------------------------
+
+def grey_raster(pdf: Path) -> np.ndarray:
+    """The first page as a mono printer sees it: pdftoppm's grey rendering (0 black, 255 paper)."""
+    stem = pdf.with_suffix("")
+    subprocess.run(["pdftoppm", "-gray", "-r", str(DPI), "-singlefile", str(pdf), str(stem)], check=True)
+    return cv2.imread(f"{stem}.pgm", cv2.IMREAD_GRAYSCALE)
+
+
+@dataclasses.dataclass(frozen=True)
+class Blob:
+    """A solid grey shape found on the page: its box (mm), how much of the box it fills, its mean grey."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: float
+    grey: float
+
+    @property
+    def shape(self) -> str:
+        """A half-filled box is a triangle (a pennant), a full one a banner."""
+        return "triangle" if self.fill < 0.8 else "banner"
+
+
+def solid_grey_shapes(grey: np.ndarray) -> list[Blob]:
+    """Shapes of at least 4 mm² filled with mid grey (not black type, not white paper), in reading order.
+
+    Outlines are filled (a letter on a flag leaves no hole), then everything thinner than 0.7 mm
+    (lines, type, poles, lane dots) is opened away.
+    """
+    ink = (grey < 200).astype(np.uint8)
+    contours, _ = cv2.findContours(ink, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    filled = np.zeros_like(ink)
+    cv2.drawContours(filled, contours, -1, 1, thickness=cv2.FILLED)
+    k = int(round(0.7 * PPM)) | 1
+    solid = cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(solid)
+    blobs = []
+    for n in range(1, count):
+        x, y, w, h, area = stats[n]
+        pixels = grey[labels == n]
+        median = float(np.median(pixels))
+        if area / PPM**2 >= 4.0 and 40 < median < 170:
+            blobs.append(Blob(x / PPM, y / PPM, w / PPM, h / PPM, area / (w * h), float(pixels.mean())))
+    blobs.sort(key=lambda b: b.y)
+    rows: list[list[Blob]] = []
+    for b in blobs:
+        if rows and abs(b.y + b.h / 2 - (rows[-1][0].y + rows[-1][0].h / 2)) < 2.0:
+            rows[-1].append(b)
+        else:
+            rows.append([b])
+    return [b for row in rows for b in sorted(row, key=lambda b: b.x)]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("which", [0, 1])
+def test_red_and_blue_flags_are_told_apart_on_a_grey_print(tmp_path, data, which, paper):
+    side, deck, scoring = data[which], data[2], data[3]
+    pdf = render_sheet(side, deck, scoring, paper, "pdf", tmp_path / "sheet.pdf")
+    shapes = solid_grey_shapes(grey_raster(pdf))
+    # The board's flags in reading order, then the goal icons of the red and the blue bonus rows.
+    flags = [isl.flag for isl in sorted(side.islands, key=lambda i: (i.row, i.col)) if isl.flag]
+    expected = ["triangle" if f == "red" else "banner" for f in flags] + ["triangle", "banner"]
+    assert [b.shape for b in shapes] == expected
+    # In grey the two colours are about the same: the shape, not the colour, is what tells them apart.
+    red = np.mean([b.grey for b in shapes if b.shape == "triangle"])
+    blue = np.mean([b.grey for b in shapes if b.shape == "banner"])
+    assert abs(red - blue) < 30
+    # Each flag carries its letter: the one text item printed inside its box.
+    texts = page_texts(PdfReader(pdf))
+    for b in shapes:
+        inside = [t for t, x, y, size in texts
+                  if b.x - 0.5 <= x <= b.x + b.w + 0.5 and b.y - 0.5 <= y <= b.y + b.h + 0.5 and size >= 6.0]
+        assert inside == ["R" if b.shape == "triangle" else "B"]
+
+
+def flag_polygons(root: ET.Element) -> list[tuple[str, int, str]]:
+    """Every flag cloth of an SVG page: (fill colour, corner count, the letter drawn inside it)."""
+    texts = [(el.text, float(el.get("x")), float(el.get("y"))) for el in root.iter(f"{SVG}text")]
+    out = []
+    for poly in root.iter(f"{SVG}polygon"):
+        pts = [tuple(map(float, p.split(","))) for p in poly.get("points").split()]
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        inside = [t for t, x, y in texts if min(xs) <= x <= max(xs) and min(ys) <= y <= max(ys)]
+        out.append((poly.get("fill"), len(pts), "".join(inside)))
+    return out
+
+
+def test_sheet_leaflet_and_solo_table_draw_the_same_flags(tmp_path, data):
+    side, deck, scoring = data[0], data[2], data[3]
+    pages = {
+        "sheet": render_sheet(side, deck, scoring, "a4", "svg", tmp_path / "sheet.svg"),
+        "rules-1": render_leaflet(side, deck, scoring, "a4", "svg", tmp_path / "r1.svg", page=1),
+        "rules-2": render_leaflet(side, deck, scoring, "a4", "svg", tmp_path / "r2.svg", page=2),
+        "solo": render_solo(scoring, "a4", "svg", tmp_path / "solo.svg"),
+    }
+    for name, path in pages.items():
+        found = flag_polygons(ET.parse(path).getroot())
+        reds = [f for f in found if f[0] == "#d62728"]
+        blues = [f for f in found if f[0] == "#1f5fbf"]
+        assert reds and blues, name
+        assert all(n == 3 and letter == "R" for _, n, letter in reds), name
+        assert all(n == 4 and letter == "B" for _, n, letter in blues), name
+
+
+# --- the leaflet ------------------------------------------------------------------------------------
+
+def lines_of(el: ET.Element) -> list[tuple[float, float, float, float]]:
+    """The line segments of an SVG element and its children."""
+    return [tuple(float(ln.get(a)) for a in ("x1", "y1", "x2", "y2")) for ln in el.iter(f"{SVG}line")]
+
+
+@pytest.mark.parametrize("source", ["fixture-a", "fixture-b", "designed-a", "designed-b"])
+def test_crossing_figure_marks_the_point_where_the_two_lanes_cross(tmp_path, data, source):
+    kind, name = source.split("-")
+    side = data["ab".index(name)] if kind == "fixture" else builtin_side(name)
+    deck = data[2] if kind == "fixture" else load_deck()
+    root = ET.parse(render_leaflet(side, deck, data[3], "a4", "svg", tmp_path / "r.svg", page=1)).getroot()
+    ids = {el.get("id"): el for el in root.iter() if el.get("id")}
+    marks = [i for i in ids if i.startswith("ex2-crossing-")]
+    assert len(marks) == 1
+    refused, built = re.fullmatch(r"ex2-crossing-([A-R]-[A-R])-([A-R]-[A-R])", marks[0]).groups()
+    assert f"ex2-bridge-{built}-1" in ids  # the lane crossed carries a bridge in the figure
+    (fx1, fy1, fx2, fy2), = lines_of(ids[f"ex2-forbidden-{refused}"])
+    # The crossed lane's centre line is its dotted one.
+    dotted = [ln for ln in ids[f"ex2-lane-{built}"].iter(f"{SVG}line") if ln.get("stroke-dasharray")]
+    (lx1, ly1, lx2, ly2), = [tuple(float(ln.get(a)) for a in ("x1", "y1", "x2", "y2")) for ln in dotted]
+    # One lane is horizontal and the other vertical: they meet at the vertical's x and the horizontal's y.
+    if fy1 == fy2:
+        point = (lx1, fy1)
+        assert lx1 == lx2 and min(fx1, fx2) < lx1 < max(fx1, fx2) and min(ly1, ly2) < fy1 < max(ly1, ly2)
+    else:
+        point = (fx1, ly1)
+        assert ly1 == ly2 and min(fy1, fy2) < ly1 < max(fy1, fy2) and min(lx1, lx2) < fx1 < max(lx1, lx2)
+    strokes = lines_of(ids[marks[0]])
+    assert len(strokes) == 2
+    cx = np.mean([s[0] for s in strokes] + [s[2] for s in strokes])
+    cy = np.mean([s[1] for s in strokes] + [s[3] for s in strokes])
+    assert cx == pytest.approx(point[0], abs=0.05) and cy == pytest.approx(point[1], abs=0.05)
+
+
+CAPTION_CARDS = (re.compile(r"Card\s+(\d)/(\d)"), re.compile(r"Card\s+(\d)\s+with\s+(\d)\s+bridges?"))
+
+
+def printed_cards(pdf: Path) -> list[Card]:
+    """The cards the leaflet's captions name, read from the PDF's text."""
+    text = PdfReader(pdf).pages[0].extract_text()
+    return [Card(int(n), int(b)) for pattern in CAPTION_CARDS for n, b in pattern.findall(text)]
+
+
+def test_leaflet_examples_name_only_cards_of_the_deck(tmp_path, data):
+    side, scoring = builtin_side("a"), data[3]
+    for name, deck in (("shipped", load_deck()), ("fixture", data[2]),
+                       ("narrow", Deck(tuple(Card(*c) for c in [(5, 2), (6, 1), (4, 2), (2, 1)] * 4
+                                             + [(5, 2), (6, 1)])))):
+        cards = printed_cards(render_leaflet(side, deck, scoring, "a4", "pdf", tmp_path / f"{name}.pdf"))
+        assert len(cards) == 3, name
+        assert set(cards) <= set(deck.cards), name
+    # The examples' own cards are the deck's too, and are what the captions say.
+    examples = leaflet_examples(side, load_deck())
+    assert sorted(ex.card for ex in examples) == sorted(printed_cards(tmp_path / "shipped.pdf"))
+
+
+def test_leaflet_says_how_the_turn_tracker_and_starting_island_box_are_used(tmp_path, data):
+    side, deck, scoring = data[0], data[2], data[3]
+    text = " ".join(PdfReader(render_leaflet(side, deck, scoring, "letter", "pdf", tmp_path / "r.pdf"))
+                    .pages[0].extract_text().split())
+    assert "4. Turn tracker and goals." in text
+    assert "Cross off this turn's box on the turn tracker" in text
+    assert "turn box beside that goal's bonus boxes" in text
+    assert "“starting island” box at the start of the turn tracker" in text
+
+
+# --- the sheet's boxes --------------------------------------------------------------------------------
+
+def rect_of(el: ET.Element) -> tuple[float, float, float, float]:
+    """(x, y, w, h) of an SVG rect."""
+    return tuple(float(el.get(a)) for a in ("x", "y", "width", "height"))
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_sheet_has_a_starting_island_box_before_turn_1(tmp_path, data, lang):
+    side, deck, scoring = data[1], data[2], data[3]
+    pdf = render_sheet(side, deck, scoring, "letter", "pdf", tmp_path / "s.pdf", lang=lang)
+    svg = render_sheet(side, deck, scoring, "letter", "svg", tmp_path / "s.svg", lang=lang)
+    root = ET.parse(svg).getroot()
+    ids = {el.get("id"): el for el in root.iter() if el.get("id")}
+    (sx, sy, sw, sh), = [rect_of(r) for r in ids["setup"].iter(f"{SVG}rect")]
+    tx, ty, tw, th = rect_of(ids["turn-1"])
+    assert sy == pytest.approx(ty) and sh == pytest.approx(th)
+    assert sx + sw < tx < sx + sw + 3.0
+    assert sw >= 15.0 and sh >= 8.0  # room to write a letter
+    caption = {"en": "starting island", "ja": "開始の島"}[lang]
+    found = [(x, y) for t, x, y, size in page_texts(PdfReader(pdf)) if t == caption and size >= 6.0]
+    assert len(found) == 1
+    x, y = found[0]
+    assert sx < x < sx + sw and sy < y < sy + sh / 2  # at the top, leaving the box's lower part to write in
+
+
+def test_each_goal_has_a_turn_box_beside_its_bonus_boxes(tmp_path, data):
+    side, deck, scoring = data[0], data[2], data[3]
+    root = ET.parse(render_sheet(side, deck, scoring, "a4", "svg", tmp_path / "s.svg")).getroot()
+    ids = {el.get("id"): el for el in root.iter() if el.get("id")}
+    for goal in ("red", "blue", "six"):
+        lx, ly, lw, lh = rect_of(next(ids[f"bonus-{goal}-later"].iter(f"{SVG}rect")))
+        cells = sorted(rect_of(r) for r in ids[f"bonus-{goal}-turn"].iter(f"{SVG}rect"))
+        assert len(cells) == 2
+        assert lx + lw < cells[0][0] < lx + lw + 4.0
+        assert all(c[1] == pytest.approx(ly) and c[3] == pytest.approx(lh) for c in cells)
+    assert ids["bonus-turn-label"].text == "Turn"
+
+
+# --- the solo table ---------------------------------------------------------------------------------------
+
+def test_solo_table_explains_how_to_read_it(tmp_path, data):
+    text = " ".join(PdfReader(render_solo(data[3], "a4", "pdf", tmp_path / "solo.pdf")).pages[0]
+                    .extract_text().split())
+    assert "How to read the table: find the row of your side and level." in text
+    assert "“By turn 12” under a goal means its bonus counts if you reach the goal on turn 12" in text
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_solo_table_shows_rating_bands_per_level_on_the_level_rows(tmp_path, data, paper):
+    scoring = data[3]
+    shift = {"easy": 5, "normal": 0, "hard": -4}
+    by_level = {side: {level: tuple((max(0, low + shift[level]), w) for low, w in scoring.ratings[side])
+                       for level, _limits in solo_levels(scoring, side)} for side in scoring.ratings}
+    per_level = dataclasses.replace(scoring, level_ratings=by_level)
+    root = ET.parse(render_solo(per_level, paper, "svg", tmp_path / "solo.svg")).getroot()
+    ids = {el.get("id"): el for el in root.iter() if el.get("id")}
+    for side, levels in by_level.items():
+        for level, bands in levels.items():
+            row_y = float(ids[f"solo-{side}-{level}-red"].get("y"))
+            for k, (low, _words) in enumerate(bands):
+                cell = ids[f"solo-rating-{side}-{level}-{k}"]
+                # The best band is open-ended, each other ends one below the band above it.
+                assert cell.text == (f"{low}+" if k == 0 else f"{low}\u2013{bands[k - 1][0] - 1}")
+                assert float(cell.get("y")) == pytest.approx(row_y)
+    pdf = render_solo(per_level, paper, "pdf", tmp_path / "solo.pdf")
+    words = " ".join(PdfReader(io.BytesIO(pdf.read_bytes())).pages[0].extract_text().split())
+    for _low, w in scoring.ratings["A"]:
+        assert w in words
+
+
+def test_a_filled_record_writes_its_starting_island_into_the_box(tmp_path):
+    from click.testing import CliRunner
+
+    from hashi_print.cli import cli
+
+    record = FIX / "fixture-record-ann.txt"
+    out = tmp_path / "ann.svg"
+    result = CliRunner().invoke(cli, ["sheet", "--fill", str(record), "--format", "svg",
+                                      "--deck", str(FIX / "fixture-deck.json"), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    # The island named on the record's setup line, read by the test from the file itself.
+    label = re.search(r"^setup ([A-R])[34]", record.read_text(), re.M).group(1)
+    root = ET.parse(out).getroot()
+    ids = {el.get("id"): el for el in root.iter() if el.get("id")}
+    (sx, sy, sw, sh), = [rect_of(r) for r in ids["setup"].iter(f"{SVG}rect")]
+    inside = [t.text for t in root.iter(f"{SVG}text")
+              if sx < float(t.get("x")) < sx + sw and sy + sh / 2 < float(t.get("y")) <= sy + sh]
+    assert inside == [label]
