@@ -64,7 +64,9 @@ def language(lang: str) -> Iterator[str]:
 
 def _(message: str) -> str:
     """Translate a message into the current language."""
-    return translations(_current.get()).gettext(message)
+    lang = _current.get()
+    # English is the message id: the rules engine and the deducer build messages in hot loops.
+    return message if lang == "en" else translations(lang).gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

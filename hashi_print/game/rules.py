@@ -8,6 +8,10 @@ from dataclasses import dataclass, field
 from hashi_print.errors import RuleError
 from hashi_print.game.board import BoardSide
 from hashi_print.game.deck import CARDS_PLAYED, GOALS, Card
+from hashi_print.i18n import N_, _
+
+# The flags in a message (the rules speak the player's language on the web; English elsewhere).
+FLAG_NAMES = {"red": N_("red flag"), "blue": N_("blue flag")}
 
 SETUP_VALUES = (3, 4)
 SIX_GROUP = 6
@@ -66,8 +70,8 @@ def new_game(side: BoardSide, setup: tuple[int, int] | None = None) -> GameState
     if setup is not None:
         island, value = setup
         if not 0 <= island < islands:
-            raise RuleError(f"setup island {island} does not exist on side {side.name}",
-                            rule="setup", where=f"island {island}")
+            raise RuleError(_("setup island {island} does not exist on side {side}").format(
+                island=island, side=side.name), rule="setup", where=f"island {island}")
         found = setup_violations(side, island, value)
         if found:
             raise found[0]
@@ -80,19 +84,22 @@ def setup_violations(side: BoardSide, island: int, value: int) -> list[RuleError
     label = side.islands[island].label
     found = []
     if side.islands[island].flag is not None:
-        found.append(RuleError(f"the setup numeral goes on an unflagged island; {label} has a "
-                               f"{side.islands[island].flag} flag", rule="setup", where=f"island {label}"))
+        text = _("the setup numeral goes on an unflagged island; {island} has a {flag}")
+        found.append(RuleError(text.format(island=label, flag=_(FLAG_NAMES[side.islands[island].flag])),
+                               rule="setup", where=f"island {label}"))
     if value not in SETUP_VALUES:
-        found.append(RuleError(f"the setup numeral is a 3 or a 4, not {value}", rule="setup",
-                               where=f"island {label}"))
+        found.append(RuleError(_("the setup numeral is a 3 or a 4, not {value}").format(value=value),
+                               rule="setup", where=f"island {label}"))
     return found
 
 
 def bridge_count_violation(card: Card, drawn: int, partial: bool = False) -> RuleError | None:
     """Return the broken rule when `card` draws `drawn` bridges: all or none (at most all, if partial)."""
     if drawn and (drawn > card.bridges if partial else drawn != card.bridges):
-        want = f"at most {card.bridges} bridges" if partial else f"exactly {card.bridges} bridges or none"
-        return RuleError(f"card {card} draws {want}, not {drawn}", rule="bridge-count", where="bridges")
+        text = (_("card {card} draws at most {bridges} bridges, not {drawn}") if partial
+                else _("card {card} draws exactly {bridges} bridges or none, not {drawn}"))
+        return RuleError(text.format(card=card, bridges=card.bridges, drawn=drawn), rule="bridge-count",
+                         where="bridges")
     return None
 
 
@@ -144,8 +151,13 @@ def goals_met(state: GameState, skip: frozenset[str] | set[str] = frozenset()) -
 
 
 def _island(side: BoardSide, i: int) -> str:
-    """Name an island by its label for messages."""
+    """Name an island by its label for where a rule is broken."""
     return f"island {side.islands[i].label}"
+
+
+def _said(side: BoardSide, i: int) -> str:
+    """Name an island by its label in a message, in the current language."""
+    return _("island {label}").format(label=side.islands[i].label)
 
 
 def _lane(side: BoardSide, k: int) -> str:
@@ -170,22 +182,23 @@ def move_violations(state: GameState, card: Card, move: Move, partial: bool = Fa
     added: dict[int, int] = {}
     for k in move.bridges:
         if not 0 <= k < len(geo.lanes):
-            found.append(RuleError(f"there is no lane {k} on side {side.name}", rule="bridge-no-lane",
-                                   where=f"lane {k}"))
+            found.append(RuleError(_("there is no lane {lane} on side {side}").format(lane=k, side=side.name),
+                                   rule="bridge-no-lane", where=f"lane {k}"))
             continue
         added[k] = added.get(k, 0) + 1
     for k in sorted(added):
         lane = geo.lanes[k]
         if numerals[lane.a] is None and numerals[lane.b] is None:
-            found.append(RuleError(f"a bridge on {_lane(side, k)} needs a numeral on at least one end",
-                                   rule="bridge-needs-numbered-end", where=_lane(side, k)))
+            found.append(RuleError(_("a bridge on lane {lane} needs a numeral on at least one end").format(
+                lane=side.lane_name(k)), rule="bridge-needs-numbered-end", where=_lane(side, k)))
         total = state.bridges[k] + added[k]
         if total > MAX_PER_LANE:
-            found.append(RuleError(f"{_lane(side, k)} would hold {total} bridges; at most 2",
-                                   rule="lane-max-two", where=_lane(side, k)))
+            found.append(RuleError(_("lane {lane} would hold {total} bridges; at most 2").format(
+                lane=side.lane_name(k), total=total), rule="lane-max-two", where=_lane(side, k)))
         for j in geo.crossings[k]:
             if state.bridges[j] or (j in added and j < k):
-                found.append(RuleError(f"{_lane(side, k)} crosses the bridge on {side.lane_name(j)}",
+                text = _("lane {lane} crosses the bridge on {other}")
+                found.append(RuleError(text.format(lane=side.lane_name(k), other=side.lane_name(j)),
                                        rule="bridge-crossing", where=_lane(side, k)))
     extra: dict[int, int] = {}
     for k, n in added.items():
@@ -194,12 +207,13 @@ def move_violations(state: GameState, card: Card, move: Move, partial: bool = Fa
         extra[lane.b] = extra.get(lane.b, 0) + n
     for i in sorted(extra):
         if i in state.circled:
-            found.append(RuleError(f"{_island(side, i)} is circled and takes no more bridges",
-                                   rule="circled-full", where=_island(side, i)))
+            found.append(RuleError(_("{island} is circled and takes no more bridges").format(
+                island=_said(side, i)), rule="circled-full", where=_island(side, i)))
         elif numerals[i] is not None and state.counts[i] + extra[i] > numerals[i]:
-            found.append(RuleError(f"{_island(side, i)} would have {state.counts[i] + extra[i]} bridges, "
-                                   f"more than its numeral {numerals[i]}", rule="island-over-numeral",
-                                   where=_island(side, i)))
+            text = _("{island} would have {count} bridges, more than its numeral {numeral}")
+            found.append(RuleError(text.format(island=_said(side, i), count=state.counts[i] + extra[i],
+                                               numeral=numerals[i]),
+                                   rule="island-over-numeral", where=_island(side, i)))
     return found
 
 
@@ -208,23 +222,26 @@ def _numeral_violations(state: GameState, card: Card, numeral: tuple[int, int]) 
     side = state.side
     island, value = numeral
     if not 0 <= island < len(state.numerals):
-        return [RuleError(f"there is no island {island} on side {side.name}", rule="numeral-no-island",
+        text = _("there is no island {island} on side {side}")
+        return [RuleError(text.format(island=island, side=side.name), rule="numeral-no-island",
                           where=f"island {island}")]
-    where = _island(side, island)
+    where, said = _island(side, island), _said(side, island)
     found = []
     if value != card.numeral:
-        found.append(RuleError(f"card {card} writes a {card.numeral}, not a {value}", rule="numeral-card",
-                               where=where))
+        found.append(RuleError(_("card {card} writes a {numeral}, not a {value}").format(
+            card=card, numeral=card.numeral, value=value), rule="numeral-card", where=where))
     if state.numerals[island] is not None:
-        found.append(RuleError(f"{where} already has the numeral {state.numerals[island]}",
-                               rule="numeral-taken", where=where))
+        found.append(RuleError(_("{island} already has the numeral {numeral}").format(
+            island=said, numeral=state.numerals[island]), rule="numeral-taken", where=where))
         return found
     if side.islands[island].flag is not None and state.counts[island] == 0:
-        found.append(RuleError(f"{where} has a {side.islands[island].flag} flag and no bridge yet, "
-                               f"so it cannot take a numeral", rule="numeral-flag-needs-bridge", where=where))
+        text = _("{island} has a {flag} and no bridge yet, so it cannot take a numeral")
+        found.append(RuleError(text.format(island=said, flag=_(FLAG_NAMES[side.islands[island].flag])),
+                               rule="numeral-flag-needs-bridge", where=where))
     if value < state.counts[island]:
-        found.append(RuleError(f"{where} already has {state.counts[island]} bridges; the numeral {value} "
-                               f"would be below them", rule="numeral-below-bridges", where=where))
+        text = _("{island} already has {count} bridges; the numeral {value} would be below them")
+        found.append(RuleError(text.format(island=said, count=state.counts[island], value=value),
+                               rule="numeral-below-bridges", where=where))
     return found
 
 

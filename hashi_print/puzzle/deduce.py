@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from hashi_print.errors import PuzzleError
+from hashi_print.i18n import _, current_language, ngettext, pgettext
 from hashi_print.puzzle.formats import cell_name
 from hashi_print.puzzle.model import GRADES, Grade, Puzzle, Solution
 
@@ -170,11 +171,13 @@ class _Engine:
 
     def who(self, i: int) -> str:
         """Describe island i in player words (only when explaining)."""
-        return f"the {self.clue[i]} at {self.names[i]}" if self.names else "an island"
+        if not self.names:
+            return _("an island")
+        return _("the {clue} at {island}").format(clue=self.clue[i], island=self.names[i])
 
     def subject(self, i: int) -> str:
         """Describe island i at the start of a sentence."""
-        return f"The {self.clue[i]} at {self.names[i]}"
+        return _("The {clue} at {island}").format(clue=self.clue[i], island=self.names[i])
 
     def _step(self, technique: str, islands: Sequence[int], lanes: Sequence[int],
               changes: Sequence[Change], extra: object = None) -> None:
@@ -204,7 +207,7 @@ class _Engine:
                     self.checked = False
                 hi[k] = nhi
             if lo[k] > hi[k]:
-                self._fail("a lane would need more bridges than it can carry")
+                self._fail(_("a lane would need more bridges than it can carry"))
                 return
             self._mark(k)
         if level == HARD:
@@ -260,7 +263,7 @@ class _Engine:
         c = self.clue[i]
         los = self.los[i]
         if los > c:
-            self._fail(f"{self.who(i)} would have more bridges than its number")
+            self._fail(_("{island} would have more bridges than its number").format(island=self.who(i)))
             return
         if los == c:
             open_ = [k for k in lanes if hi[k] > lo[k]]
@@ -271,7 +274,7 @@ class _Engine:
         for k in lanes:
             his += hi[k]
         if his < c:
-            self._fail(f"{self.who(i)} could no longer get enough bridges")
+            self._fail(_("{island} could no longer get enough bridges").format(island=self.who(i)))
             return
         if his == c:
             self._step("fill", (i,), lanes, [(k, hi[k], hi[k]) for k in lanes if lo[k] < hi[k]])
@@ -429,7 +432,7 @@ class _Engine:
                     if low[v] > disc[u] and self.lo[pl] == 0:
                         cuts.append((pl, v))
         if t < n:
-            self._fail("the islands would fall apart into groups that can never be joined")
+            self._fail(_("the islands would fall apart into groups that can never be joined"))
             return
         for m, v in cuts:
             if self.broken is not None or self.stopped:
@@ -487,13 +490,29 @@ def _chain_trials(k: int, lo: int, hi: int) -> list[tuple[Change, Change]]:
 
 # --- words for players -----------------------------------------------------------------------
 
+# English says small counts in words ("two bridges"); the other languages write the digits.
 _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
 
 
-def _count(n: int, noun: str) -> str:
-    """Say '1 bridge', 'two bridges' in words for small numbers."""
-    word = _NUMBER_WORDS[n] if 0 <= n < len(_NUMBER_WORDS) else str(n)
-    return f"{word} {noun}{'' if n == 1 else 's'}"
+def _number(n: int) -> str:
+    """A count as the sentence shows it."""
+    english = current_language() == "en"
+    return _NUMBER_WORDS[n] if english and 0 <= n < len(_NUMBER_WORDS) else str(n)
+
+
+def _bridges(n: int) -> str:
+    """Say 'one bridge', 'two bridges'."""
+    return ngettext("{n} bridge", "{n} bridges", n).format(n=_number(n))
+
+
+def _more_bridges(n: int) -> str:
+    """Say 'one more bridge', 'two more bridges'."""
+    return ngettext("{n} more bridge", "{n} more bridges", n).format(n=_number(n))
+
+
+def _neighbours(n: int) -> str:
+    """Say 'two neighbours'."""
+    return ngettext("{n} neighbour", "{n} neighbours", n).format(n=_number(n))
 
 
 def _cap(text: str) -> str:
@@ -501,90 +520,97 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _lane(eng: _Engine, k: int) -> str:
+    """Name lane k by its two islands."""
+    return f"{eng.names[eng.ea[k]]}-{eng.names[eng.eb[k]]}"
+
+
 def _bounds(eng: _Engine, change: Change) -> str:
     """Say what a lane carries after a step."""
     k, lo, hi = change
-    name = f"{eng.names[eng.ea[k]]}-{eng.names[eng.eb[k]]}"
+    name = _lane(eng, k)
     if hi == 0:
-        return f"{name} stays empty"
+        return _("{lane} stays empty").format(lane=name)
     if lo == hi:
-        return f"{name} gets exactly {_count(lo, 'bridge')}"
+        return _("{lane} gets exactly {count}").format(lane=name, count=_bridges(lo))
     if lo > 0:
-        return f"{name} gets at least {_count(lo, 'bridge')}"
-    return f"{name} carries at most {_count(hi, 'bridge')}"
+        return _("{lane} gets at least {count}").format(lane=name, count=_bridges(lo))
+    return _("{lane} carries at most {count}").format(lane=name, count=_bridges(hi))
 
 
 def _group(eng: _Engine, islands: Sequence[int]) -> str:
     """List a few islands of a group by name."""
-    shown = [eng.names[i] for i in islands[:6]]
-    more = f" and {len(islands) - 6} more" if len(islands) > 6 else ""
-    return ", ".join(shown) + more
+    shown = ", ".join(eng.names[i] for i in islands[:6])
+    if len(islands) <= 6:
+        return shown
+    return _("{islands} and {n} more").format(islands=shown, n=len(islands) - 6)
 
 
 def _describe(eng: _Engine, tech: str, islands: Sequence[int], lanes: Sequence[int],
               changes: Sequence[Change], extra: object) -> str:
-    """Explain a step in the words a player uses."""
-    so = "; ".join(_bounds(eng, ch) for ch in changes)
-    lane = lanes[0] if lanes else 0
-    lname = f"{eng.names[eng.ea[lane]]}-{eng.names[eng.eb[lane]]}" if lanes else ""
+    """Explain a step in the words a player uses, in the current language."""
+    so = pgettext("between conclusions", "; ").join(_bounds(eng, ch) for ch in changes)
+    lname = _lane(eng, lanes[0]) if lanes else ""
+    subject = eng.subject(islands[0]) if islands else ""
     if tech == "complete":
-        i = islands[0]
-        return f"{eng.subject(i)} already has all its bridges, so no more touch it: {so}."
+        return _("{island} already has all its bridges, so no more touch it: {so}.").format(
+            island=subject, so=so)
     if tech == "crossing":
-        return f"The bridge {lname} blocks the lanes it crosses: {so}."
+        return _("The bridge {lane} blocks the lanes it crosses: {so}.").format(lane=lname, so=so)
     if tech == "fill":
         i = islands[0]
         open_ = [k for k in eng.lanes_of[i] if eng.hi[k]]
         if all(eng.hi[k] == 2 and eng.lo[k] == 0 for k in open_) and eng.clue[i] == 2 * len(open_):
             if len(open_) == 1:
-                return f"{eng.subject(i)} has only one neighbour, so {so}."
-            return (f"{eng.subject(i)} has only {_count(len(open_), 'neighbour')}, "
-                    f"so each of them gets two bridges: {so}.")
+                return _("{island} has only one neighbour, so {so}.").format(island=subject, so=so)
+            return _("{island} has only {neighbours}, so each of them gets two bridges: {so}.").format(
+                island=subject, neighbours=_neighbours(len(open_)), so=so)
         left = eng.clue[i] - eng.los[i]
-        noun = "bridge" if left == eng.clue[i] else "more bridge"
-        return (f"{eng.subject(i)} needs {_count(left, noun)} and its open lanes can take exactly "
-                f"that many, so {so}.")
+        count = _bridges(left) if left == eng.clue[i] else _more_bridges(left)
+        return _("{island} needs {count} and its open lanes can take exactly that many, so {so}.").format(
+            island=subject, count=count, so=so)
     if tech == "spread":
-        i = islands[0]
-        return (f"{eng.subject(i)} has only {_count(len(lanes), 'neighbour')}, and leaving out any one of "
-                f"them would leave it short, so each gets at least one bridge: {so}.")
+        return _("{island} has only {neighbours}, and leaving out any one of them would leave it short, "
+                 "so each gets at least one bridge: {so}.").format(
+            island=subject, neighbours=_neighbours(len(lanes)), so=so)
     if tech == "capacity":
-        i = islands[0]
-        room = eng.clue[i] - extra
+        room = eng.clue[islands[0]] - extra
         if extra == 0:
-            return f"{eng.subject(i)} takes only {_count(room, 'bridge')} in all, so {so}."
-        return (f"{eng.subject(i)} already has {_count(extra, 'bridge')}, "
-                f"so it takes at most {room} more: {so}.")
+            return _("{island} takes only {count} in all, so {so}.").format(
+                island=subject, count=_bridges(room), so=so)
+        return _("{island} already has {count}, so it takes at most {room} more: {so}.").format(
+            island=subject, count=_bridges(extra), room=room, so=so)
     if tech == "needs":
         i = islands[0]
-        his = extra
-        forced = [k for k, _, _ in changes]
-        names = ", ".join(f"{eng.names[eng.ea[k]]}-{eng.names[eng.eb[k]]}" for k in forced)
+        forced = [k for k, _lo, _hi in changes]
+        names = ", ".join(_lane(eng, k) for k in forced)
         if len(forced) == 1:
-            k = forced[0]
-            return (f"{eng.subject(i)} needs {_count(eng.clue[i], 'bridge')} in all, and without "
-                    f"{names} its other lanes carry at most {his - eng.hi[k]}, so {so}.")
-        return (f"{eng.subject(i)} needs {_count(eng.clue[i], 'bridge')} in all, and without any "
-                f"one of {names} its other lanes cannot carry enough, so {so}.")
+            return _("{island} needs {count} in all, and without {lanes} its other lanes carry at most "
+                     "{most}, so {so}.").format(island=subject, count=_bridges(eng.clue[i]), lanes=names,
+                                               most=extra - eng.hi[forced[0]], so=so)
+        return _("{island} needs {count} in all, and without any one of {lanes} its other lanes cannot "
+                 "carry enough, so {so}.").format(island=subject, count=_bridges(eng.clue[i]), lanes=names,
+                                                  so=so)
     if tech == "pair":
         a, b = islands
-        return (f"Joining {eng.who(a)} and {eng.who(b)} with {_count(eng.clue[a], 'bridge')} would "
-                f"close both and cut them off from the other islands, so {so}.")
+        return _("Joining {first} and {second} with {count} would close both and cut them off from the "
+                 "other islands, so {so}.").format(first=eng.who(a), second=eng.who(b),
+                                                   count=_bridges(eng.clue[a]), so=so)
     if tech == "isolation":
         v, group = extra
-        return (f"{_cap(_count(v, 'bridge'))} on {lname} would finish the group {_group(eng, group)} "
-                f"and cut it off from the other islands, so {so}.")
+        return _("{count} on {lane} would finish the group {group} and cut it off from the other islands, "
+                 "so {so}.").format(count=_cap(_bridges(v)), lane=lname, group=_group(eng, group), so=so)
     if tech == "impossible":
         v, j = extra
-        return (f"{_cap(_count(v, 'bridge'))} on {lname} would leave {eng.who(j)} unable to "
-                f"get all its bridges, so {so}.")
+        return _("{count} on {lane} would leave {island} unable to get all its bridges, so {so}.").format(
+            count=_cap(_bridges(v)), lane=lname, island=eng.who(j), so=so)
     if tech == "only-way-out":
-        group = extra
-        return (f"The lane {lname} is the only link between {_group(eng, group)} and the other "
-                f"islands, so {so}.")
+        return _("The lane {lane} is the only link between {group} and the other islands, so {so}.").format(
+            lane=lname, group=_group(eng, extra), so=so)
     if tech == "contradiction":
         assume, reason = extra
-        return f"Suppose {_bounds(eng, assume)}: then {reason}. So {so}."
+        return _("Suppose {assumption}: then {reason}. So {so}.").format(
+            assumption=_bounds(eng, assume), reason=reason, so=so)
     return so
 
 
@@ -669,9 +695,9 @@ def hint_steps(puzzle: Puzzle, state_counts: Sequence[int] | None = None) -> tup
         if wrong:
             k = wrong[0]
             ln = geo.lanes[k]
-            return (Step("mistake", Grade.EASY, (ln.a, ln.b), (k,), (),
-                         f"The bridges drawn on {names[ln.a]}-{names[ln.b]} do not belong to the solution: "
-                         f"it has {_count(full.counts[k][0], 'bridge')} there."),)
+            text = _("The bridges drawn on {lane} do not belong to the solution: it has {count} there.")
+            text = text.format(lane=f"{names[ln.a]}-{names[ln.b]}", count=_bridges(full.counts[k][0]))
+            return (Step("mistake", Grade.EASY, (ln.a, ln.b), (k,), (), text),)
         if [s for s, _ in full.counts] == counts:
             return ()
     lo, hi = _start_bounds(puzzle, counts)
@@ -681,7 +707,7 @@ def hint_steps(puzzle: Puzzle, state_counts: Sequence[int] | None = None) -> tup
     eng.run()
     if eng.broken is not None:
         return (Step("mistake", Grade.EASY, (), (), (),
-                     f"The bridges drawn so far cannot all be right: {eng.broken}."),)
+                     _("The bridges drawn so far cannot all be right: {reason}.").format(reason=eng.broken)),)
     upto = eng.steps[:eng.stop_at] if eng.stopped else eng.steps
     return tuple(s for s in upto if s.technique not in OBVIOUS)
 

@@ -17,7 +17,15 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas as _RlCanvas
 
 from hashi_print.files import write_atomic
-from hashi_print.render.fonts import FAKE_BOLD, FAKE_BOLD_STROKE, font_for, register, svg_family
+from hashi_print.render.fonts import (
+    FAKE_BOLD,
+    FAKE_BOLD_STROKE,
+    LATIN,
+    font_for,
+    register,
+    svg_family,
+    svg_font_faces,
+)
 from hashi_print.render.paper import COLOR_MODELS
 from hashi_print.render.preflight import Preflight
 
@@ -311,6 +319,8 @@ class SvgCanvas:
             self._dwg.set_desc(title=title)
         self._stack = [self._dwg]
         self._ids: set[str] = set()
+        # The characters drawn in each Korean or Japanese face: the SVG embeds just those glyphs.
+        self._embedded: dict[str, set[str]] = {}
 
     def _add(self, element, id: str | None) -> None:
         """Attach the element to the current group, giving it its id (which must be unique)."""
@@ -369,6 +379,8 @@ class SvgCanvas:
     def text(self, x, y, s, *, size_pt=10, anchor="start", bold=False, color="#000000", id=None, angle=0):
         """Draw one line of text whose baseline is at y, turned `angle` degrees anticlockwise."""
         font = font_for(s, bold)
+        if font not in LATIN.values():
+            self._embedded.setdefault(font, set()).update(s)
         el = self._dwg.text(s, insert=(_num(x), _num(y)), fill=_check_color(color),
                             font_size=_num(size_pt * PT), font_family=svg_family(font),
                             text_anchor=_check_anchor(anchor))
@@ -404,7 +416,15 @@ class SvgCanvas:
         """Return the SVG document as text; with a preflight, raise PrintError if it fails."""
         if self.preflight is not None:
             self.preflight.check(name)
-        return '<?xml version="1.0" encoding="utf-8" ?>\n' + self._dwg.tostring() + "\n"
+        if not self._embedded:
+            return '<?xml version="1.0" encoding="utf-8" ?>\n' + self._dwg.tostring() + "\n"
+        style = self._dwg.style(svg_font_faces({name: "".join(sorted(chars))
+                                                for name, chars in self._embedded.items()}))
+        self._dwg.defs.add(style)
+        try:
+            return '<?xml version="1.0" encoding="utf-8" ?>\n' + self._dwg.tostring() + "\n"
+        finally:
+            self._dwg.defs.elements.remove(style)
 
     def save(self, path: str | Path) -> None:
         """Write the SVG document atomically."""

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hashi_print.errors import OptionError
+from hashi_print.i18n import _, language, ngettext
 from hashi_print.puzzle.book import BookPuzzle
 from hashi_print.render.book import BookOptions, example_puzzle, grade_mix, size_mix
 from hashi_print.render.book_plan import trim_size
@@ -131,8 +132,8 @@ def _draw_front(cv, geo: CoverGeometry, options: BookOptions, puzzles: Sequence[
     lines = wrap_text(options.title, size, inner, bold=True)[:3]
     yy = _centred_lines(cv, cx, y + h * 0.14, lines, size, True, WHITE)
     count = len(puzzles)
-    yy = _centred_lines(cv, cx, yy + 4, [f"{count} bridge-building logic puzzle{'s' if count != 1 else ''}"],
-                        15, False, WHITE)
+    what = ngettext("{count} bridge-building logic puzzle", "{count} bridge-building logic puzzles", count)
+    yy = _centred_lines(cv, cx, yy + 4, [what.format(count=count)], 15, False, WHITE)
     _centred_lines(cv, cx, yy + 1, [grade_mix(puzzles)], 11, False, PALE)
     puzzle, solution = example_puzzle()
     side = min(w * 0.55, h * 0.4)
@@ -144,14 +145,17 @@ def _draw_front(cv, geo: CoverGeometry, options: BookOptions, puzzles: Sequence[
 
 
 def back_text(options: BookOptions, puzzles: Sequence[BookPuzzle]) -> list[str]:
-    """The paragraphs of the back cover."""
+    """The paragraphs of the back cover, in the language of the block it runs in."""
     count = len(puzzles)
+    sizes = size_mix(puzzles)
     return [
-        f"{count} Hashiwokakero puzzles: join the islands with bridges so that each island has as many "
-        "bridges as its number says, the bridges never cross, and every island is connected.",
-        f"{size_mix(puzzles).capitalize()}, from easy to hard ({grade_mix(puzzles)}). Every puzzle has "
-        "exactly one solution, proven by a computer, and can be solved by logic alone.",
-        "The rules and a worked example are inside; the solutions are at the back of the book.",
+        _("{count} Hashiwokakero puzzles: join the islands with bridges so that each island has as many "
+          "bridges as its number says, the bridges never cross, and every island is connected.").format(
+            count=count),
+        _("{sizes}, from easy to hard ({grades}). Every puzzle has exactly one solution, proven by a "
+          "computer, and can be solved by logic alone.").format(sizes=sizes[:1].upper() + sizes[1:],
+                                                              grades=grade_mix(puzzles)),
+        _("The rules and a worked example are inside; the solutions are at the back of the book."),
     ]
 
 
@@ -186,19 +190,22 @@ def _draw_spine(cv, geo: CoverGeometry, options: BookOptions, pages: int) -> boo
 
 def render_cover(puzzles: Sequence[BookPuzzle], options: BookOptions, pages: int,
                  paper: str) -> tuple[bytes, str]:
-    """Draw and preflight the cover of a `pages`-page book; return the PDF and a line describing it."""
+    """Draw and preflight the cover of a `pages`-page book in the book's language; return the PDF and a
+    line describing it."""
     if options.profile != "kdp":
         raise OptionError("--cover makes a KDP paperback cover: use it with --profile kdp")
     geo = cover_geometry(options.trim, pages, paper)
     preflight = Preflight(cover_rules(geo), geo.width, geo.height)
-    cv = PdfCanvas(None, geo.width, geo.height, title=f"{options.title} (cover)", author=options.author,
-                   color=options.color, preflight=preflight)
-    cv.set_boxes(trim=(BLEED, BLEED, geo.width - 2 * BLEED, geo.trim_h), bleed=(0, 0, geo.width, geo.height))
-    cv.rect(0, 0, geo.width, geo.height, stroke=None, fill=BLUE)
-    _draw_back(cv, geo, options, puzzles)
-    spine = _draw_spine(cv, geo, options, pages)
-    _draw_front(cv, geo, options, puzzles)
-    data = cv.tobytes("the cover")
+    with language(options.lang):
+        cv = PdfCanvas(None, geo.width, geo.height, title=_("{title} (cover)").format(title=options.title),
+                       author=options.author, color=options.color, preflight=preflight)
+        cv.set_boxes(trim=(BLEED, BLEED, geo.width - 2 * BLEED, geo.trim_h),
+                     bleed=(0, 0, geo.width, geo.height))
+        cv.rect(0, 0, geo.width, geo.height, stroke=None, fill=BLUE)
+        _draw_back(cv, geo, options, puzzles)
+        spine = _draw_spine(cv, geo, options, pages)
+        _draw_front(cv, geo, options, puzzles)
+        data = cv.tobytes("the cover")
     words = "with spine text" if spine else (
         f"no spine text (KDP allows it from {SPINE_TEXT_MIN_PAGES} pages)" if pages < SPINE_TEXT_MIN_PAGES
         else "no spine text (the spine is too narrow for 7 pt)")

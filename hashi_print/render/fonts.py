@@ -8,6 +8,8 @@ other CJK face. A character no shipped face has is refused with a clear error in
 
 from __future__ import annotations
 
+import base64
+import io
 from functools import cache
 from importlib.resources import as_file, files
 from pathlib import Path
@@ -27,10 +29,13 @@ FAKE_BOLD_STROKE = 0.03
 _REPORTLAB_FILES = {"HashiSans": "Vera.ttf", "HashiSans-Bold": "VeraBd.ttf"}
 _PACKAGE_FILES = {"HashiKo": "hashi-ko-gothic.ttf", "HashiKo-Bold": "hashi-ko-gothic-bold.ttf",
                   "HashiJa": "hashi-ja-gothic.ttf"}
-# SVG cannot embed them cheaply: it names the original families and lets the viewer find them.
+# An SVG names Vera and lets the viewer find it (or a look-alike); the Korean and Japanese faces are
+# embedded in the SVG under their own names (see svg_font_faces), with the originals as fallbacks.
 SVG_FAMILIES = {"HashiSans": "'Bitstream Vera Sans', 'DejaVu Sans', Verdana, sans-serif",
-                "HashiKo": "'NanumGothic', 'Nanum Gothic', 'Noto Sans CJK KR', 'Malgun Gothic', sans-serif",
-                "HashiJa": "'IPAexGothic', 'Noto Sans CJK JP', 'Hiragino Sans', 'Yu Gothic', sans-serif"}
+                "HashiKo": "'HashiKo', 'NanumGothic', 'Nanum Gothic', 'Noto Sans CJK KR', sans-serif",
+                "HashiJa": "'HashiJa', 'IPAexGothic', 'Noto Sans CJK JP', 'Hiragino Sans', sans-serif"}
+# The name IDs a subset keeps: family and style names, and the copyright and licence the fonts carry.
+_KEEP_NAMES = [0, 1, 2, 3, 4, 5, 6, 13, 14]
 
 
 def font_file(name: str):
@@ -78,3 +83,35 @@ def font_for(s: str, bold: bool = False) -> str:
 def svg_family(name: str) -> str:
     """The CSS font-family list an SVG names for a face."""
     return SVG_FAMILIES[LATIN[False] if name in LATIN.values() else name.split("-")[0]]
+
+
+def subset_font(name: str, text: str) -> bytes:
+    """The face `name` cut down to the characters of `text`, as TrueType bytes (the same on every run)."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont as ToolsFont
+
+    with as_file(font_file(name)) as path:
+        font = ToolsFont(str(path), recalcTimestamp=False)
+    options = subset.Options()
+    options.hinting = False
+    options.layout_features = []
+    options.name_IDs = _KEEP_NAMES
+    options.notdef_outline = True
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(text="".join(sorted(set(text))))
+    subsetter.subset(font)
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()
+
+
+def svg_font_faces(used: dict[str, str]) -> str:
+    """CSS @font-face rules embedding, per Korean or Japanese face, the subset holding the text it drew."""
+    rules = []
+    for name in sorted(used):
+        family = name.split("-")[0]
+        weight = "bold" if name.endswith("-Bold") else "normal"
+        data = base64.b64encode(subset_font(name, used[name])).decode("ascii")
+        rules.append(f"@font-face {{ font-family: '{family}'; font-weight: {weight}; "
+                     f"src: url(data:font/ttf;base64,{data}) format('truetype'); }}")
+    return "\n".join(rules)

@@ -288,7 +288,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                               choice_field(body, "card", CARDINALITIES, "direct"))
 
     async def hint(body: dict) -> object:
-        return await pool.run(tasks.hint_task, text_field(body, "puzzle"), text_field(body, "bridges", ""))
+        return await pool.run(tasks.hint_task, text_field(body, "puzzle"), text_field(body, "bridges", ""),
+                              choice_field(body, "lang", LANGUAGES, "en"))
 
     async def check(body: dict) -> object:
         return await pool.run(tasks.check_task, text_field(body, "puzzle"), text_field(body, "bridges", ""))
@@ -316,14 +317,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return await pool.run(tasks.play_task, choice_field(body, "side", ("a", "b"), "a"),
                               choice_field(body, "level", tuple(SoloLevel), "normal"),
                               int_field(body, "seed", 0, MAX_SEED),
-                              setup, turns_field(body), player)
+                              setup, turns_field(body), player,
+                              choice_field(body, "lang", LANGUAGES, "en"))
 
     async def not_found(request: Request, exc: HTTPException) -> Response:
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": f"{exc.status_code}: no such API call"},
                                 status_code=exc.status_code)
+        with language(request_language(request)):
+            words, home = _("nothing here."), _("Home")
         return HTMLResponse(f"<!doctype html><title>{exc.status_code}</title><p>{exc.status_code}: "
-                            "nothing here. <a href=\"/\">Home</a></p>", status_code=exc.status_code)
+                            f"{words} <a href=\"/\">{home}</a></p>", status_code=exc.status_code)
 
     routes = [Route(path, page(*what)) for path, what in PAGES.items()]
     routes.append(Route("/static/{name}", static_file))

@@ -16,6 +16,7 @@ from hashi_print.game.deck import CARDS_PLAYED, GOALS, Card, load_deck
 from hashi_print.game.rules import Move, apply, new_game
 from hashi_print.game.scoring import load_scoring, rating, rating_bands_of, score_sheet
 from hashi_print.game.simulate import deal
+from hashi_print.i18n import _, language
 from hashi_print.puzzle.deduce import check_state, hint, island_names, lane_name
 from hashi_print.puzzle.formats import format_tatham_id, parse_bridges, parse_puzzle
 from hashi_print.puzzle.generate import generate
@@ -116,10 +117,12 @@ def solve_task(text: str, mode: str, backend: str, card: str) -> dict:
     }
 
 
-def hint_task(text: str, bridges: str) -> dict | None:
-    """The `hint --json` object for the bridges drawn so far, or None when nothing is left to deduce."""
+def hint_task(text: str, bridges: str, lang: str = "en") -> dict | None:
+    """The `hint --json` object for the bridges drawn so far, its sentences in `lang`, or None when
+    nothing is left to deduce."""
     puzzle = read_web_puzzle(text)
-    return hint(puzzle, _drawn(puzzle, bridges)).to_json()
+    with language(lang):
+        return hint(puzzle, _drawn(puzzle, bridges)).to_json()
 
 
 @lru_cache(maxsize=256)
@@ -226,15 +229,23 @@ def _move(side: BoardSide, number: str | None, bridges: list[str], turn: int) ->
         for a, b in parse_bridge(side, token, turn):
             lane = side.geometry.lane_between(a, b)
             if lane is None:
-                raise RuleError(f"{token}: there is no lane between those islands", rule="bridge-lane",
-                                where=token)
+                raise RuleError(_("{token}: there is no lane between those islands").format(token=token),
+                                rule="bridge-lane", where=token)
             lanes.append(lane)
     return Move(numeral, tuple(sorted(lanes)))
 
 
 def play_task(side_name: str, level: str, seed: int, setup: str | None, turns: list[dict],
-              player: str | None = None) -> dict:
-    """Replay a solo game with the rules engine; refuse the last turn with the reason if it breaks a rule."""
+              player: str | None = None, lang: str = "en") -> dict:
+    """Replay a solo game with the rules engine; refuse the last turn with the reason (in `lang`) if it
+    breaks a rule."""
+    with language(lang):
+        return _play(side_name, level, seed, setup, turns, player)
+
+
+def _play(side_name: str, level: str, seed: int, setup: str | None, turns: list[dict],
+          player: str | None) -> dict:
+    """Replay a solo game in the current language (see `play_task`)."""
     side = builtin_side(side_name)
     limits = _solo_limits(side.name, level)
     cards = deal(load_deck(), random.Random(seed))

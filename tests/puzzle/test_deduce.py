@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from click.testing import CliRunner
 
 from hashi_print.cli import cli
 from hashi_print.errors import HashiError
+from hashi_print.i18n import language
 from hashi_print.puzzle.deduce import TECHNIQUES, check_state, deduce, grade, hint_steps, next_hint
 from hashi_print.puzzle.formats import (
     cell_name,
@@ -317,3 +319,39 @@ def test_cli_hint_prints_a_step_and_rejects_bad_state() -> None:
     assert all(c["at_least"] >= 1 for c in step["conclusions"]) and step["because"] == []
     bad = CliRunner().invoke(cli, ["hint", SMALL, "--bridges", "A1-B4"])
     assert bad.exit_code == 2 and "not neighbours" in bad.output
+
+
+ENGLISH_WORDS = re.compile(
+    r"\b(bridges?|islands?|lanes?|gets|needs|carries|stays|Suppose|would|neighbours?|the|and)\b")
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "it", "ko", "ja"])
+def test_steps_are_explained_in_every_language_and_reason_the_same(shared_data, lang) -> None:
+    data = json.loads((shared_data / "janko-hashi.json").read_text())["data"]
+    seen = set()
+    for name in janko_names(data, 30):
+        pz = parse_janko(data[name]["problem"])
+        english = deduce(pz).steps
+        with language(lang):
+            steps = deduce(pz).steps
+        same = [(s.technique, s.conclusions) for s in english]
+        assert [(s.technique, s.conclusions) for s in steps] == same
+        for step, plain in zip(steps, english, strict=True):
+            seen.add(step.technique)
+            assert step.text != plain.text and "{" not in step.text and "}" not in step.text, step.text
+            assert not ENGLISH_WORDS.search(step.text), (lang, step.text)
+            # The lanes named in English are named in the translation too.
+            assert set(re.findall(r"[A-Z]\d+-[A-Z]\d+", step.text)) == set(
+                re.findall(r"[A-Z]\d+-[A-Z]\d+", plain.text)), step.text
+    # Every technique but "impossible", which none of these published puzzles needs.
+    assert set(TECHNIQUES) - {"impossible"} <= seen
+
+
+@pytest.mark.parametrize("lang", ["de", "ja"])
+def test_a_wrong_bridge_and_a_broken_position_are_explained_in_the_language(lang) -> None:
+    pz = parse_tatham_id(SMALL)
+    with language(lang):
+        wrong = next_hint(pz, parse_bridges(pz, "A1-E1"))
+    assert wrong.technique == "mistake" and "A1-E1" in wrong.text and not ENGLISH_WORDS.search(wrong.text)
+    english = next_hint(pz, parse_bridges(pz, "A1-E1"))
+    assert english.text.startswith("The bridges drawn on A1-E1 do not belong to the solution")

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import io
+import shutil
+import subprocess
 
 import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
 from hashi_print.cli import cli
+from hashi_print.i18n import language, ngettext, translations
 from hashi_print.puzzle.book import book_plan_requests, generate_puzzles
 from hashi_print.render.book import BookOptions
-from hashi_print.render.cover import render_cover
+from hashi_print.render.cover import back_text, render_cover
 from tests.pdfink import page_ink, page_size_mm
 
 INCH = 25.4
@@ -109,3 +112,33 @@ def test_book_cover_command_matches_the_interior_page_count(tmp_path):
                                        "--out", str(tmp_path / "y.pdf")])
     assert refused.exit_code == 2 and "--profile kdp" in refused.output
     assert not (tmp_path / "x.pdf").exists() and not (tmp_path / "y.pdf").exists()
+
+
+def _pdf_text(data: bytes, tmp_path) -> str:
+    """The text of a PDF as poppler's pdftotext reads it, without any white space."""
+    path = tmp_path / "cover.pdf"
+    path.write_bytes(data)
+    out = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    return "".join(out.split())
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler-utils")
+@pytest.mark.parametrize("lang", ["de", "fr", "it", "ko", "ja"])
+def test_the_cover_speaks_the_language_of_the_book(puzzles, lang, tmp_path):
+    options = BookOptions(title="Hashi", trim="6x9", profile="kdp", author="Ann Example", lang=lang)
+    data, _ = render_cover(puzzles, options, 120, "white")
+    text = _pdf_text(data, tmp_path)
+    english = "".join(back_text(BookOptions(), puzzles)[2].split())
+    assert english not in text and "bridge-buildinglogic" not in text and "Everypuzzle" not in text
+    with language(lang):
+        paragraphs = back_text(options, puzzles)
+        tagline = ngettext("{count} bridge-building logic puzzle", "{count} bridge-building logic puzzles",
+                           len(puzzles)).format(count=len(puzzles))
+    title = translations(lang).gettext("{title} (cover)").format(title="Hashi")
+    for para in [*paragraphs, tagline]:
+        assert "".join(para.split()) in text, para
+    assert PdfReader(io.BytesIO(data)).metadata.title == title != "Hashi (cover)"
+    fonts = subprocess.run(["pdffonts", str(tmp_path / "cover.pdf")], capture_output=True, text=True,
+                           check=True).stdout
+    rows = fonts.splitlines()[2:]
+    assert rows and all(row.split()[-5] == "yes" for row in rows), fonts

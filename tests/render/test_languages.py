@@ -347,3 +347,26 @@ def test_japanese_wraps_between_characters_and_keeps_punctuation_off_line_starts
     assert wrap_text("two  words\u00a0: here", 10, 500) == ["two words\u00a0: here"]
 
 
+
+
+def test_japanese_says_asobikata_for_the_game_and_tokikata_for_classic_puzzles():
+    # 遊び方 is how to play the roll-and-write game (and the web's help for both games); 解き方 is how
+    # to solve a classic puzzle. Every Japanese text using either word is listed here, so a new one
+    # has to be placed on purpose.
+    po = catalog("ja")
+    uses = {"遊び方": set(), "解き方": set()}
+    for message in po:
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for word, found in uses.items():
+            if message.id and any(word in s for s in strings):
+                found.add((message.context, message.id if isinstance(message.id, str) else message.id[0]))
+    assert uses["遊び方"] == {("web", "How to play"), (None, "Hashi \u2013 how to play"),
+                            (None, "The roll-and-write game")}
+    assert {msgid for _ctx, msgid in uses["解き方"]} == {
+        "How to play", "Classic puzzles (Hashiwokakero)",
+        "The rules and a worked example are inside; the solutions are at the back of the book.",
+        "Techniques are ranked easy, medium, hard and expert. A puzzle's difficulty is the highest level "
+        "its easiest solution path needs."}
+    assert po.get("How to play").string == "解き方"
+    assert po.get("How to play", context="web").string == "遊び方"
+    assert not any("遊びかた" in str(m.string) or "プレイ方法" in str(m.string) for m in po)

@@ -18,16 +18,10 @@ from hashi_print.i18n import translations
 from tests.web.test_web_browser import PUZZLE, browser, server  # noqa: F401  (fixtures)
 
 LOCALE = Path(__file__).resolve().parents[2] / "hashi_print" / "locale"
-# What a page shows: its text after the scripts ran, the options of every list, labels the screen
-# reader reads, input placeholders, button titles and the window title. Hint sentences come from the
-# deducer, which speaks English (like the command line); they are left out.
+# What a page shows: its text after the scripts ran (the hint's reasoning included), the options of
+# every list, labels the screen reader reads, input placeholders, button titles and the window title.
 VISIBLE = """() => {
-  const skip = new Set(["hint-text", "hint-because"]);
-  const saved = [...skip].map((id) => document.getElementById(id)).filter(Boolean)
-    .map((node) => { const t = node.innerText; node.dataset.saved = t; return [node, t]; });
-  saved.forEach(([node]) => { node.textContent = ""; });
   const parts = [document.body.innerText, document.title];
-  saved.forEach(([node, t]) => { node.textContent = t; });
   for (const node of document.querySelectorAll("option")) parts.push(node.textContent);
   for (const node of document.querySelectorAll("[aria-label], [placeholder], [title]")) {
     for (const a of ["aria-label", "placeholder", "title"]) {
@@ -80,10 +74,13 @@ def visit(page, server, lang: str) -> dict[str, str]:  # noqa: F811
     """Walk the pages in `lang` the way a player does (switching with the menu) and return what each shows."""
     shown = {}
     page.goto(f"{server}/")
-    page.click(f"#lang-{lang}")
+    with page.expect_navigation():
+        page.click(f"#lang-{lang}")
     page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
     shown["home"] = page.evaluate(VISIBLE)
-    page.click("nav a[href='/new']")
+    with page.expect_navigation():
+        page.click("nav a[href='/new']")
+    page.wait_for_selector("#generate")
     shown["new"] = page.evaluate(VISIBLE)
     page.goto(f"{server}/play?p={PUZZLE}")
     page.wait_for_selector("#board .island")

@@ -124,3 +124,34 @@ def test_packaged_fonts_are_served_and_nothing_else(client):
     assert font.content[:4] == b"\0\1\0\0"
     assert client.get("/fonts/IPA-LICENSE-hashi-ja-gothic.txt").status_code == 404
     assert client.get("/fonts/..%2Fi18n.py").status_code == 404
+
+
+def test_hints_are_explained_in_the_language_asked_for():
+    puzzle = "10x10m2:1b1c5a3j3f5a3j4c4b4m3a2a1a2l2b1g4b3b1a2"
+    with TestClient(create_app(Settings(workers=1))) as c:
+        english = c.post("/api/hint", json={"puzzle": puzzle, "bridges": ""}).json()
+        german = c.post("/api/hint", json={"puzzle": puzzle, "bridges": "", "lang": "de"}).json()
+        japanese = c.post("/api/hint", json={"puzzle": puzzle, "bridges": "", "lang": "ja"}).json()
+        refused = c.post("/api/hint", json={"puzzle": puzzle, "bridges": "", "lang": "xx"})
+    assert english["text"].startswith("The 5 at H1 needs five bridges")
+    assert german["text"].startswith("Die 5 auf H1 braucht 5 Brücken")
+    assert japanese["text"].startswith("H1の5には橋5本が必要で")
+    # The same step, only worded differently.
+    assert {k: v for k, v in german.items() if k not in ("text", "because")} == {
+        k: v for k, v in english.items() if k not in ("text", "because")}
+    assert refused.status_code == 400 and "lang" in refused.json()["error"]
+
+
+def test_a_refused_solo_move_gives_its_reason_in_the_language_asked_for():
+    from hashi_print.game.board import builtin_side
+
+    flagged = next(isl.label for isl in builtin_side("A").islands if isl.flag == "red")
+    body = {"side": "A", "level": "normal", "seed": 7, "setup": f"{flagged}4", "turns": []}
+    with TestClient(create_app(Settings(workers=1))) as c:
+        answers = {lang: c.post("/api/game/play", json={**body, "lang": lang}).json() for lang in LANGUAGES}
+    assert answers["en"] == {"legal": False, "turn": 0, "rule": "setup", "reason":
+                             f"the setup numeral goes on an unflagged island; {flagged} has a red flag"}
+    assert answers["de"]["reason"] == (f"die Startzahl kommt auf eine Insel ohne Flagge; {flagged} hat eine "
+                                       "rote Flagge")
+    assert "赤い旗" in answers["ja"]["reason"] and "빨간 깃발" in answers["ko"]["reason"]
+    assert all(a["rule"] == "setup" and not a["legal"] for a in answers.values())

@@ -113,7 +113,7 @@ function render() {
 
 async function replay(turns) {
   return post("game/play", {side: game.side, level: game.level, seed: game.seed, player: game.player,
-    setup: game.setup, turns});
+    setup: game.setup, turns, lang: document.documentElement.lang});
 }
 
 async function begin(saved) {

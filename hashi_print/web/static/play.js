@@ -125,7 +125,7 @@ function after() {
 
 async function hint() {
   try {
-    const step = await post("hint", {puzzle: view.id, bridges: bridgesText(counts())});
+    const step = await post("hint", {puzzle: view.id, bridges: bridgesText(counts()), lang: document.documentElement.lang});
     const box = document.getElementById("hintbox");
     if (step === null) {
       box.hidden = true;
