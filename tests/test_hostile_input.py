@@ -198,7 +198,7 @@ def test_byte_order_mark_is_accepted_in_sheets_ids_and_layouts(write) -> None:
 
 
 def test_unknown_keyword_after_a_list_line_is_named(write) -> None:
-    text = README_SHEET.replace("cards 3 4\n", "cards 3 4\nplayr Bob\n")
+    text = README_SHEET.replace("cards 4 6\n", "cards 4 6\nplayr Bob\n")
     bad_input(run("validate", write("sheet.txt", text)), "line 8", "unknown keyword 'playr'")
 
 
