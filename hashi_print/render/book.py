@@ -496,7 +496,7 @@ def _running_head(canvas, page: Page, page_no: int, trim: str, margins: Margins,
         x, anchor = w / 2, "middle"
     canvas.text(x, foot, str(page_no), size_pt=9, anchor=anchor, color=GREY)
     if page.kind in ("puzzles", "solutions"):
-        first, last = page.numbers[0], page.numbers[-1]
+        first, last = min(page.numbers), max(page.numbers)
         if page.kind == "puzzles":
             what = _("Puzzle {n}") if first == last else _("Puzzles {first}–{last}")
         else:

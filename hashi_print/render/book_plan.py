@@ -250,14 +250,36 @@ def arrange(grid_cols: int, grid_rows: int, box_w: float, box_h: float, slot: Sl
 
 def size_arrangements(shapes: Sequence[Shape], box: tuple[float, float], slot: SlotStyle, layout: Layout,
                       want: int | None) -> dict[tuple[int, int], Arrangement]:
-    """Give every grid size of the book one arrangement, so a size prints at one scale throughout."""
+    """Give every grid size of the book one arrangement, so a size prints at one scale throughout.
+
+    A larger grid never gets larger islands than a smaller one: where it would, it is drawn at the
+    smaller grid's cell (same slots, so no fewer per page), and grids sharing a page look alike.
+    """
     longest: dict[tuple[int, int], str] = {}
     for s in shapes:
         key = (s.cols, s.rows)
         if len(s.id) > len(longest.get(key, "")):
             longest[key] = s.id
-    return {key: arrange(*key, *box, slot, longest[key] if slot.with_id else "", layout.min_text_pt, want)
-            for key in sorted(longest)}
+    out = {}
+    ceiling = math.inf
+    for key in sorted(longest, key=lambda k: (k[0] * k[1], k)):
+        id_chars = longest[key] if slot.with_id else ""
+        chosen = arrange(*key, *box, slot, id_chars, layout.min_text_pt, want)
+        if chosen.cell > ceiling:
+            chosen = _at_cell(chosen, key, ceiling, slot, id_chars, layout.min_text_pt) or chosen
+        ceiling = min(ceiling, chosen.cell)
+        out[key] = chosen
+    return out
+
+
+def _at_cell(a: Arrangement, grid: tuple[int, int], cell: float, slot: SlotStyle, id_chars: str,
+             id_pt: float) -> Arrangement | None:
+    """The same slots drawn at a smaller cell, or None when its longer ID would no longer fit the slot."""
+    lines = len(id_lines(id_chars, grid[0] * cell, id_pt)) if id_chars else 0
+    tall = slot.above + grid[1] * cell + id_block(lines, id_pt)
+    if tall > a.slot_h + 1e-9:
+        return None
+    return Arrangement(a.cols, a.rows, cell, a.slot_w, a.slot_h, lines, tall)
 
 
 # --- pages ---------------------------------------------------------------------------------------------
@@ -336,7 +358,8 @@ def fill_section(numbers: Sequence[int], shapes: Sequence[Shape],
                        _fits([*page, _take(key, left, arrangements, room, peek=True)], box_h, slot.gap, cap)]
             if not options:
                 break
-            # The first row is the smallest grids left (reading order); then the tallest that fits.
+            # A page starts with the smallest grids left (so a grade still opens small), then is
+            # topped up with the tallest rows that fit, which fills pages best.
             if page:
                 key = min(options, key=lambda k: (-arrangements[k].block_h, rank[k]))
             else:
@@ -386,6 +409,33 @@ def _take(key: tuple[int, int], left: list[int], arrangements: dict[tuple[int, i
     if not peek:
         del left[:count]
     return Row(taken, key, arrangement)
+
+
+def solution_pages(shapes: Sequence[Shape], arrangements: dict[tuple[int, int], Arrangement],
+                   box_h: float) -> list[Page]:
+    """Give each page of solutions the next run of numbers that fits, its grids gathered in rows by size.
+
+    Solutions are looked up by number, so each page holds a run of them; within the page the grids
+    of one size share rows (smallest first), which leaves far fewer half-empty rows than book order.
+    """
+    slot, cap = SOLUTION_SLOT, SOLUTION_SLOT.max_per_page
+    area = {key: (key[0] * key[1], key) for key in arrangements}
+
+    def rows_of(run: Sequence[int]) -> list[Row]:
+        """The rows of a run of solutions: by grid size, smallest first, numbers in order within a size."""
+        ordered = sorted(run, key=lambda n: (area[(shapes[n - 1].cols, shapes[n - 1].rows)], n))
+        return _rows(ordered, shapes, arrangements)
+
+    pages: list[Page] = []
+    run: list[int] = []
+    for number in range(1, len(shapes) + 1):
+        if run and not _fits(rows_of([*run, number]), box_h, slot.gap, cap):
+            pages.append(Page("solutions", tuple(rows_of(run)), "", full=True))
+            run = []
+        run.append(number)
+    if run:
+        pages.append(Page("solutions", tuple(rows_of(run)), ""))
+    return pages
 
 
 def renumber(pages: Sequence[Page]) -> tuple[list[Page], list[int]]:
@@ -454,8 +504,7 @@ def plan_pages(shapes: Sequence[Shape], layout: Layout, margins: Margins,
         pages.append(Page("blank"))
     in_order = [shapes[n - 1] for n in order]
     solution_sizes = size_arrangements(in_order, (box_w, box_h), SOLUTION_SLOT, layout, None)
-    rows = _rows(range(1, len(in_order) + 1), in_order, solution_sizes)
-    pages += paginate(rows, box_h, SOLUTION_SLOT, SOLUTION_SLOT.max_per_page, "solutions", "")
+    pages += solution_pages(in_order, solution_sizes, box_h)
     if layout.profile == "kdp":
         # KDP refuses interiors under 24 pages or with an odd count; ruled notes pages beat blank ones.
         pages += [Page("notes")] * kdp_padding(len(pages))

@@ -35,7 +35,9 @@ PT = 25.4 / 72.0
 _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
 # Greys this dark are the kit's ink: in CMYK they print as solid black on the black plate alone.
 SOLID_K_BELOW = 0x30
-_SUBSET_NAME = re.compile(rb"/([A-Z]{6})\+([A-Za-z0-9._-]+)")
+# A subset font's name where the font dictionaries give it, never inside a page's (ASCII85) content
+# stream, where the same letters can turn up by chance and changing them would corrupt the page.
+_SUBSET_NAME = re.compile(rb"(?:(?<=/FontName )|(?<=/BaseFont ))/([A-Z]{6})\+([A-Za-z0-9._-]+)")
 Point = tuple[float, float]
 
 

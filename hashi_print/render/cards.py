@@ -196,6 +196,16 @@ def check_bleed(bleed: float) -> float:
     return bleed
 
 
+def with_bleed(text: str, bleed: float) -> str:
+    """Put the bleed into a (translated) text written for the default 3 mm, or after it without "3 mm"."""
+    # The catalogs carry the 3 mm wording in every language; the number is all that changes.
+    if bleed == BLEED:
+        return text
+    if "3 mm" in text:
+        return text.replace("3 mm", f"{bleed:g} mm", 1)
+    return f"{text} ({bleed:g} mm)"
+
+
 def render_cards_printshop(deck: Deck, out: str | Path, bleed: float = BLEED, color: str = "rgb",
                            lang: str = "en") -> Path:
     """Write one page per card face with bleed, TrimBox and BleedBox: front, back, front, ..."""
@@ -204,8 +214,8 @@ def render_cards_printshop(deck: Deck, out: str | Path, bleed: float = BLEED, co
     # A print shop's cut wanders up to about 3 mm: text and lines keep that far inside the trim.
     rules = uniform("a print shop", HOME_MIN_TEXT_PT, bleed + SHOP_SAFE_MM, fills_may_bleed=True)
     with language(lang):
-        cv = PdfCanvas(out, pw, ph, title=_("Hashi cards, print-shop version with 3 mm bleed"), color=color,
-                       preflight=Preflight(rules, pw, ph))
+        title = with_bleed(_("Hashi cards, print-shop version with 3 mm bleed"), bleed)
+        cv = PdfCanvas(out, pw, ph, title=title, color=color, preflight=Preflight(rules, pw, ph))
         cv.set_boxes(trim=(bleed, bleed, CARD_W, CARD_H), bleed=(0.0, 0.0, pw, ph))
         box = (bleed, bleed, CARD_W, CARD_H)
         for k, card in enumerate(deck.cards):

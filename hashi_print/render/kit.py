@@ -11,7 +11,13 @@ from hashi_print.game.board import BoardSide, builtin_side, load_side
 from hashi_print.game.deck import Deck, load_deck
 from hashi_print.game.scoring import Scoring, load_scoring
 from hashi_print.i18n import LANGUAGES, N_, _, check_language, language
-from hashi_print.render.cards import BLEED, render_cards_pdf, render_cards_printshop, render_cards_svg
+from hashi_print.render.cards import (
+    BLEED,
+    render_cards_pdf,
+    render_cards_printshop,
+    render_cards_svg,
+    with_bleed,
+)
 from hashi_print.render.leaflet import leaflet_examples, render_leaflet
 from hashi_print.render.sheet import render_sheet
 from hashi_print.render.solo import render_solo
@@ -102,10 +108,10 @@ def build_kit(out_dir: str | Path, paper: str = "both", *, side_a: BoardSide | s
             written.append((render_leaflet(data.side_a, data.deck, data.scoring, p, "pdf",
                                            out / f"rules-{p}.pdf", examples=examples, lang=lang),
                             _("rules leaflet (2 pages), {paper}: print double-sided").format(paper=name)))
-        what = _("the 18 cards for a print shop: one poker-size card face per page with 3 mm bleed "
-                 "(TrimBox/BleedBox set), front then back")
-        if (bleed, color) != (BLEED, "rgb"):
-            what += f" [{bleed:g} mm, {color.upper()}]"
+        what = with_bleed(_("the 18 cards for a print shop: one poker-size card face per page with 3 mm "
+                            "bleed (TrimBox/BleedBox set), front then back"), bleed)
+        if color != "rgb":
+            what += f" [{color.upper()}]"
         shop = render_cards_printshop(data.deck, out / "cards-printshop.pdf", bleed, color, lang=lang)
         written.append((shop, what))
         for sp in papers:

@@ -36,6 +36,7 @@ class Block:
     top: float
     bottom: float
     left: float
+    right: float
 
 
 def puzzle_blocks(reader: PdfReader, index: int) -> list[Block]:
@@ -62,7 +63,7 @@ def puzzle_blocks(reader: PdfReader, index: int) -> list[Block]:
                    and left <= i.box[0] and i.box[2] <= right and top <= i.box[1] and i.box[3] <= bottom}
         assert len(islands) == 1, (index + 1, islands)
         blocks.append(Block(int(number.text), (int(size[1]), int(size[2])), label.text.split()[0],
-                            islands.pop(), number.box[1], edge, left))
+                            islands.pop(), number.box[1], edge, left, right))
     return blocks
 
 
@@ -102,7 +103,10 @@ def check_book(book, per_page: int | None) -> dict:
     assert all(len(v) == 1 for v in islands.values()), dict(islands)
     gaps = [b[0].top - max(x.bottom for x in a)
             for page in pages.values() for a, b in zip(page, page[1:], strict=False)]
-    gap = min(gaps, default=0.0)
+    # The least white the book leaves between two rows; a book without stacked rows shows it across a row
+    # (where the grids are spread, so it can only be larger), and one grid a page is taken at 7 mm.
+    across = [b.left - a.right for row in rows for a, b in zip(row, row[1:], strict=False)]
+    gap = min(gaps or across or [7.0])
     sections = defaultdict(list)
     for page_no, page in pages.items():
         grades = {b.grade for row in page for b in row}
@@ -117,10 +121,11 @@ def check_book(book, per_page: int | None) -> dict:
             if count == (per_page or PUZZLE_SLOT.max_per_page):
                 continue
             later = {b.size for p in section_pages[k + 1:] for row in pages[p] for b in row}
-            free = box_h - sum(max(b.bottom - b.top for b in r) for r in page) - gap * (len(page) - 1)
+            # A size's block is as tall as its tallest printed grid (the longest ID of the size).
+            free = box_h - sum(height[r[0].size] for r in page) - gap * (len(page) - 1)
             # Not half empty (a gap's worth of slack for two rows that each need just over half the page).
             assert free <= box_h / 2 + gap, (page_no, free, box_h)
-            room = [s for s in later if height[s] + gap + 0.3 <= free]
+            room = [s for s in later if height[s] + gap + 1.0 <= free]
             holes = [r[0].size for r in page if r[0].size in later and len(r) < widest[r[0].size]]
             assert not room and not holes, (page_no, free, room, holes)
     return {size: v.pop() for size, v in islands.items()}
@@ -160,6 +165,9 @@ def test_every_page_but_a_sections_last_is_full_and_a_size_keeps_its_scale(pool,
     book = render_book(puzzles, BookOptions(trim=trim, profile=profile, per_page=per_page))
     scales = check_book(book, per_page)
     assert set(scales) == set(sizes)
+    # A larger grid never has larger islands than a smaller one, so the sizes sharing a page look alike.
+    by_area = [scales[s] for s in sorted(scales, key=lambda s: s[0] * s[1])]
+    assert by_area == sorted(by_area, reverse=True), scales
 
 
 def test_a_40_puzzle_kdp_book_has_no_page_holding_a_lone_10x10(pool):
@@ -175,7 +183,8 @@ def test_a_40_puzzle_kdp_book_has_no_page_holding_a_lone_10x10(pool):
             assert [e["width"] for e in entries] != [10], page
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(trim=st.sampled_from(["6x9", "letter", "a4"]), profile=st.sampled_from(["pnp", "kdp"]),
        count=st.integers(1, 45),
        sizes=st.lists(st.sampled_from(POOL_SIZES), min_size=1, max_size=4, unique=True),
@@ -191,7 +200,7 @@ def test_property_full_pages_and_one_scale_per_size_in_the_pdf(pool, trim, profi
     check_book(book, per_page)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)
 @given(trim=st.sampled_from(["6x9", "letter", "a4", "8.5x11"]), profile=st.sampled_from(["pnp", "kdp"]),
        count=st.integers(1, 120),
        sizes=st.lists(st.tuples(st.integers(5, 15), st.integers(5, 15)), min_size=1, max_size=5, unique=True),

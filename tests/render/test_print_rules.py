@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 import xml.etree.ElementTree as ET
@@ -10,7 +11,10 @@ import pytest
 from pypdf import PdfReader
 
 from hashi_print.errors import LayoutError
-from hashi_print.render.canvas import PdfCanvas, SvgCanvas
+from hashi_print.puzzle.book import generate_puzzles
+from hashi_print.puzzle.model import GRADES
+from hashi_print.render.book import BookOptions, render_book
+from hashi_print.render.canvas import PdfCanvas, SvgCanvas, _retag_subsets
 from hashi_print.render.kit import build_kit
 from hashi_print.render.preflight import PrintError, home_sheet
 from tests.pdfink import edge_gaps, page_ink, page_size_mm
@@ -65,6 +69,34 @@ def test_the_two_font_subsets_carry_different_tags(kit):
     tags = {n.split("+")[0] for n in names}
     assert len(names) == 2 and len(tags) == 2, names
     assert all(re.fullmatch(r"/[A-Z]{6}", t) for t in tags)
+
+
+def test_retagging_subsets_leaves_page_content_alone():
+    # A page stream (ASCII85, so printable) can hold "/KYAUGF+M" by chance: a book of 12x12 puzzles
+    # once came out with such a page corrupted. Only the font dictionaries' names may change.
+    stream = b"stream\nGapQh0E=F,/KYAUGF+M&/fK3~>\nendstream"
+    pdf = (b"<< /BaseFont /AAAAAA+Vera-Bold >>\n<< /FontName /AAAAAA+Vera-Bold >>\n"
+           b"<< /BaseFont /AAAAAA+Vera-Roman >>\n" + stream)
+    out = _retag_subsets(pdf)
+    assert len(out) == len(pdf) and out.endswith(stream)
+    bold, bold_again, roman = re.findall(rb"/([A-Z]{6})\+Vera-(\w+)", out[:-len(stream)])
+    assert bold == bold_again and bold[1] == b"Bold" and roman[1] == b"Roman" and bold[0] != roman[0]
+    assert b"AAAAAA" not in out
+
+
+def test_every_page_of_a_12x12_book_decodes(tmp_path):
+    # The book whose page 6 was corrupted by retagging inside its content stream.
+    sizes = [(5, 5), (7, 7), (8, 8), (10, 7), (10, 10), (12, 12), (15, 15)]
+    made = list(generate_puzzles([(c, r, "easy") for c, r in sizes for _ in range(2)], seed=11))
+    twelve = [p for p in made if p.puzzle.cols == 12]
+    puzzles = [dataclasses.replace(twelve[i % 2], grade=GRADES[i % 4]) for i in range(13)]
+    book = render_book(puzzles, BookOptions(trim="letter", per_page=2))
+    reader = PdfReader(io.BytesIO(book.pdf), strict=True)
+    for index, page in enumerate(reader.pages):
+        data = page.get_contents().get_data()
+        assert data.rstrip().endswith(b"Q") or data.rstrip().endswith(b"ET"), index
+        glyphs, _ = page_ink(reader, index)
+        assert glyphs
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -139,6 +171,19 @@ def test_print_shop_cards_take_the_bleed_asked_for_and_keep_ink_3_mm_inside_the_
             assert all(g.fill[0] == "k" for g in glyphs)
             assert all(i.stroke[0] == "K" for i in inks if i.stroked)
             assert b" rg" not in page.get_contents().get_data()
+    # The file's title names the bleed it has.
+    assert reader.metadata.title == f"Hashi cards, print-shop version with {bleed:g} mm bleed"
+
+
+def test_the_kit_index_names_the_print_shop_cards_bleed_and_colour(tmp_path):
+    from click.testing import CliRunner
+
+    from hashi_print.cli import cli
+
+    args = ["kit", "--paper", "a4", "--out", str(tmp_path / "k"), "--bleed", "3.175", "--color", "cmyk"]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    line = next(x for x in (tmp_path / "k" / "index.md").read_text().splitlines() if "cards-printshop" in x)
+    assert "with 3.175 mm bleed" in line and "[CMYK]" in line and "3 mm" not in line
 
 
 def test_a_bleed_outside_1_to_10_mm_is_refused(tmp_path):
@@ -149,3 +194,14 @@ def test_a_bleed_outside_1_to_10_mm_is_refused(tmp_path):
     result = CliRunner().invoke(cli, ["kit", "--out", str(tmp_path / "k"), "--bleed", "0.2"])
     assert result.exit_code == 2 and "--bleed 0.2" in result.output
     assert not (tmp_path / "k").exists()
+
+
+def test_a_translated_card_text_takes_the_bleed_in_place_of_its_3_mm():
+    from hashi_print.i18n import _, language
+    from hashi_print.render.cards import with_bleed
+
+    with language("de"):
+        text = with_bleed(_("Hashi cards, print-shop version with 3 mm bleed"), 3.175)
+    assert text == "Hashi-Karten, Druckerei-Fassung mit 3.175 mm Beschnitt"
+    assert with_bleed("cards with 3 mm bleed", 3.0) == "cards with 3 mm bleed"
+    assert with_bleed("cards, bleed 3mm", 5.0) == "cards, bleed 3mm (5 mm)"

@@ -446,6 +446,50 @@ def test_a_solo_game_played_to_the_end_gives_a_record_validate_accepts(page, ser
     assert shown_total == report["score"]["total"]
 
 
+# Each flag drawn in `root`: its shape (corners of the cloth), letter, names, and whether the
+# letter sits on the cloth.
+FLAGS_DRAWN = """root => [...document.querySelectorAll(root + ' .flag')].map((g) => {
+  const cloth = g.querySelector('polygon').getBBox();
+  const letter = g.querySelector('text.letter').getBBox();
+  const island = g.closest('[data-island]');
+  return {island: island ? island.dataset.island : null,
+    colour: g.classList.contains('red') ? 'red' : g.classList.contains('blue') ? 'blue' : '?',
+    corners: g.querySelector('polygon').points.numberOfItems,
+    letter: g.querySelector('text.letter').textContent, label: g.getAttribute('aria-label'),
+    role: g.getAttribute('role'), title: g.querySelector('title').textContent,
+    onCloth: letter.x >= cloth.x && letter.x + letter.width <= cloth.x + cloth.width &&
+      letter.y + letter.height / 2 > cloth.y && letter.y + letter.height / 2 < cloth.y + cloth.height};
+})"""
+
+
+@pytest.mark.parametrize(("side_name", "lang", "names"), [
+    ("A", "en", {"red": "Red flag (R)", "blue": "Blue flag (B)"}),
+    ("B", "de", {"red": "Rote Flagge (R)", "blue": "Blaue Flagge (B)"})])
+def test_red_and_blue_flags_differ_in_shape_and_letter_as_on_the_sheet(page, server, side_name, lang, names):
+    side = builtin_side(side_name)
+    page.goto(f"{server}/game?lang={lang}")
+    page.evaluate("localStorage.clear()")
+    page.select_option("#start [name=side]", side_name)
+    page.fill("#start [name=seed]", "4")
+    page.click("#start button[type=submit]")
+    page.wait_for_selector("#goals tr[data-goal=blue]")
+    shape = {"red": (3, "R"), "blue": (4, "B")}   # a pennant's 3 corners, a banner's 4
+    board = page.evaluate(FLAGS_DRAWN, "#sheet")
+    flags = {isl.label: isl.flag for isl in side.islands if isl.flag}
+    assert {f["island"]: f["colour"] for f in board} == flags
+    for f in board:
+        assert (f["corners"], f["letter"]) == shape[f["colour"]], f
+        assert f["label"] == f["title"] == names[f["colour"]] and f["role"] == "img", f
+        assert f["onCloth"], f
+    # the goal table shows each flag goal's symbol in the same shape, hidden from screen readers
+    # (the goal's name beside it says it)
+    for goal in ("red", "blue"):
+        icon = page.evaluate(FLAGS_DRAWN, f"#goals tr[data-goal={goal}] .goalicon")
+        drawn = [(f["colour"], f["corners"], f["letter"], f["onCloth"]) for f in icon]
+        assert drawn == [(goal, *shape[goal], True)]
+        assert page.locator(f"#goals tr[data-goal={goal}] .goalicon").get_attribute("aria-hidden") == "true"
+
+
 @pytest.mark.parametrize("path", ["/", "/help", "/game", "/cards", "/lab", "/new"])
 def test_pages_load_without_script_errors_on_a_phone(browser, server, path):
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)

@@ -165,3 +165,16 @@ def test_the_scripts_plural_rule_matches_each_catalog(browser, server):  # noqa:
         catalog = translations(lang)
         want = [int(catalog.plural(n)) if lang != "en" else int(n != 1) for n in counts]
         assert got == want, lang
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "ja"])
+def test_longer_words_do_not_push_pages_sideways_on_a_phone(browser, server, lang):  # noqa: F811
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = ctx.new_page()
+    wide = {}
+    for path in ("/", "/play", "/new", "/lab", "/game", "/cards", "/help"):
+        page.goto(f"{server}{path}?lang={lang}")
+        page.wait_for_load_state("networkidle")
+        wide[path] = page.evaluate("document.documentElement.scrollWidth")
+    ctx.close()
+    assert all(w <= 390 for w in wide.values()), wide

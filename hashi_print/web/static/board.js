@@ -10,6 +10,27 @@ export function el(name, attrs = {}, parent = null) {
   return node;
 }
 
+// A flag on a pole standing at (px, base) whose cloth is h tall, shaped as on the printed sheet
+// (flag_shape in render/sheet.py): red a long pennant, blue a square-ended banner, each with its
+// letter, so the two tell apart without colour. `label` names it for screen readers and as a tooltip.
+export const FLAG_LETTERS = {red: "R", blue: "B"};
+
+export function drawFlag(parent, flag, px, base, h, label) {
+  const top = base - 1.5 * h;
+  const red = flag === "red";
+  const g = el("g", {class: `flag ${flag}`, role: "img", "aria-label": label}, parent);
+  el("title", {}, g).textContent = label;
+  el("line", {x1: px, y1: base, x2: px, y2: top, class: "pole"}, g);
+  const w = red ? 2 * h : 1.35 * h;
+  const corners = red ? [[px, top], [px + w, top + h / 2], [px, top + h]] :
+    [[px, top], [px + w, top], [px + w, top + h], [px, top + h]];
+  el("polygon", {points: corners.map((c) => c.join(",")).join(" "), class: "cloth"}, g);
+  const letter = el("text", {x: px + (red ? 0.42 : 0.675) * h, y: top + h / 2 + 0.5, "text-anchor": "middle",
+    "dominant-baseline": "central", class: "letter"}, g);
+  letter.textContent = FLAG_LETTERS[flag];
+  return g;
+}
+
 export class Board {
   // view: {rows, cols, islands: [{row, col}], lanes: [{a, b, horizontal, cells, name}], crossings}
   constructor(svg, view, options = {}) {

@@ -1,6 +1,6 @@
 // The solo roll-and-write game: the server deals, referees every turn and scores; this page draws.
 import {post, setStatus} from "./api.js";
-import {Board, el, UNIT} from "./board.js";
+import {Board, drawFlag, el, UNIT} from "./board.js";
 import {T} from "./strings.js";
 
 const STORE = "hashi-solo";
@@ -11,6 +11,7 @@ let state = null;      // the server's answer for the turns played so far
 let pending = {number: null, bridges: []};
 let setupIsland = null;
 
+const FLAG_H = 9;      // a flag's cloth height in board units; the letter's size in style.css fits it
 const labelOf = (i) => game.info.layout.islands[i].label;
 
 function save() {
@@ -45,12 +46,25 @@ function draw() {
       const isl = game.info.layout.islands[i];
       const label = el("text", {x: cx - UNIT * 0.42, y: cy - UNIT * 0.3, class: "label"}, g);
       label.textContent = isl.label;
-      if (isl.flag) {
-        el("path", {d: `M${cx + 10} ${cy - 12} l0 -14 l11 4.5 l-11 4.5 z`, class: `flag ${isl.flag}`}, g);
-      }
+      // the pole stands on the circle's upper right, as on the printed sheet
+      if (isl.flag) drawFlag(g, isl.flag, cx + UNIT * 0.26, cy - UNIT * 0.27, FLAG_H, T.flagNames[isl.flag]);
       if (circled.has(isl.label)) el("circle", {cx, cy, r: UNIT * 0.46, class: "ring"}, g);
     },
   });
+}
+
+// The goal's symbol beside its name, as on the printed sheet: a flagged island, or three joined islands.
+function goalIcon(goal) {
+  const icon = el("svg", {class: "goalicon", viewBox: "0 -2.5 28 21", "aria-hidden": "true"});
+  if (goal === "six") {
+    for (const x of [4.5, 14, 23.5]) el("circle", {cx: x, cy: 13, r: 3.6}, icon);
+    el("line", {x1: 8.1, y1: 13, x2: 10.4, y2: 13}, icon);
+    el("line", {x1: 17.6, y1: 13, x2: 19.9, y2: 13}, icon);
+  } else {
+    el("circle", {cx: 4.5, cy: 13.5, r: 4}, icon);
+    drawFlag(icon, goal, 7.5, 11, FLAG_H, T.flagNames[goal]);
+  }
+  return icon;
 }
 
 function showGoals() {
@@ -62,7 +76,7 @@ function showGoals() {
     const row = t.insertRow();
     row.dataset.goal = goal.goal;
     const reached = state && state.goals[goal.goal];
-    row.insertCell().textContent = T.goalNames[goal.goal];
+    row.insertCell().append(goalIcon(goal.goal), T.goalNames[goal.goal]);
     row.insertCell().textContent = goal.limit;
     row.insertCell().textContent = goal.bonus;
     row.insertCell().textContent = reached ? T.goalReached(reached, reached <= goal.limit) : "–";

@@ -1,7 +1,7 @@
 // The solver lab: run the SAT solver with chosen options and step through its connectivity cuts.
 import {post, setStatus} from "./api.js";
 import {Board, el} from "./board.js";
-import {T, word} from "./strings.js";
+import {T, ms, word} from "./strings.js";
 
 const SAMPLE = "10x10m2:1b1c5a3j3f5a3j4c4b4m3a2a1a2l2b1g4b3b1a2";
 const form = document.getElementById("lab");
@@ -27,7 +27,7 @@ function table(result) {
   T.labHeads.forEach((h) => { const th = document.createElement("th"); th.textContent = h; row.appendChild(th); });
   const s = result.stats;
   const values = t.insertRow();
-  [word(result.status), s.variables, s.clauses, s.cuts, s.rounds, `${(s.seconds * 1000).toFixed(1)} ms`]
+  [word(result.status), s.variables, s.clauses, s.cuts, s.rounds, ms(s.seconds)]
     .forEach((v) => { values.insertCell().textContent = v; });
   return t;
 }

@@ -45,6 +45,10 @@ const WORDS = {
   "only-way-out": _("only way out"), contradiction: _("contradiction"),
 };
 
+// Milliseconds with one decimal, written the way the page's language writes decimals (0.5, 0,5).
+const MS = new Intl.NumberFormat(lang, {minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false});
+export const ms = (seconds) => `${MS.format(seconds * 1000)} ms`;
+
 // A code in the player's words; a designed word (a rating) is looked up in the catalog as it is.
 export const word = (code) => WORDS[code] || _(code);
 
@@ -66,9 +70,9 @@ export const T = {
   generating: _("Generating…"),
   opening: _("Opening…"),
   solving: _("Solving…"),
-  labResult: (r) => _("{status} · {variables} variables · {clauses} clauses · {cuts} cuts in {rounds} rounds · {ms} ms",
+  labResult: (r) => _("{status} · {variables} variables · {clauses} clauses · {cuts} cuts in {rounds} rounds · {time}",
     {status: word(r.status), variables: r.stats.variables, clauses: r.stats.clauses, cuts: r.stats.cuts,
-      rounds: r.stats.rounds, ms: (r.stats.seconds * 1000).toFixed(1)}),
+      rounds: r.stats.rounds, time: ms(r.stats.seconds)}),
   labRound: (i, n, g) => _("Round {i} of {n}: the candidate falls apart into {groups} groups (coloured). Each group gets a cut: one of the dashed lanes leaving it must carry a bridge.",
     {i, n, groups: g}),
   labFinal: (n) => (n ? ngettext("After {n} round of cuts: the solution.", "After {n} rounds of cuts: the solution.", n) :
@@ -90,6 +94,7 @@ export const T = {
     {island: num || "–", drawn: b, wanted: want}),
   refused: (reason) => _("Refused: {reason}", {reason}),
   goalNames: {red: _("All red flags"), blue: _("All blue flags"), six: _("Six joined")},
+  flagNames: {red: _("Red flag (R)"), blue: _("Blue flag (B)")},
   goalHead: [_("Goal"), _("By turn"), _("Bonus"), _("Reached")],
   goalReached: (t, ok) => (ok ? _("turn {turn} ✓", {turn: t}) : _("turn {turn} (too late)", {turn: t})),
   finalScore: (s) => _("Score {total}: {circled} circled × 2 + bonuses {bonus}", {total: s.total, circled: s.circled,
