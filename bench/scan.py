@@ -11,6 +11,7 @@ shadow, JPEG 50-95, 1-12 megapixels). The reading is compared with the game that
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import statistics
 import sys
@@ -25,8 +26,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hashi_print.game.board import builtin_side  # noqa: E402
-from hashi_print.game.deck import load_deck  # noqa: E402
-from hashi_print.game.scoring import load_scoring  # noqa: E402
+from hashi_print.game.deck import GOALS, load_deck  # noqa: E402
+from hashi_print.game.scoring import load_scoring, score_sheet  # noqa: E402
 from hashi_print.sheets.marks import marks_of  # noqa: E402
 from hashi_print.sheets.scan.read import ScanStatus, scan_image  # noqa: E402
 from hashi_print.sheets.validate import validate  # noqa: E402
@@ -43,7 +44,10 @@ def one(task: tuple[int, int]) -> dict:
     side = builtin_side("AB"[index % 2])
     paper = ("a4", "letter")[(index // 2) % 2]
     record = simulated_record(side, deck, scoring, seed * 100_003 + index, STRATEGIES[index % 3])
-    truth = marks_of(record, deck)
+    # Another player may have reached a goal first: its "first" box is then crossed off.
+    other = random.Random(f"{seed}/{index}/race")
+    lost = frozenset(g for g in GOALS if other.random() < 0.25)
+    truth = dataclasses.replace(marks_of(record, deck), lost_first=lost)
     pen = rng.choice(["blue", "black", "felt", "pencil"])
     cam = random_camera(rng)
     jpeg = photograph(filled_sheet(truth, deck, scoring, paper, rng, pen), cam, rng)
@@ -63,16 +67,18 @@ def one(task: tuple[int, int]) -> dict:
         sum((j in m.cards) == (j in truth.cards) for j in range(1, len(deck.cards) + 1)),
         len(deck.cards),
     )
-    goals = ("red", "blue", "six")
-    out["goals"] = (sum(m.goal_turn(g) == truth.goal_turn(g) for g in goals), len(goals))
+    out["goals"] = (sum(m.goal_turn(g) == truth.goal_turn(g) for g in GOALS), len(GOALS))
+    out["first boxes"] = (sum((g in m.lost_first) == (g in lost) for g in GOALS), len(GOALS))
     out["exact"] = (
         m.bridges == truth.bridges
         and m.circled == truth.circled
         and m.numerals == truth.numerals
         and m.cards == truth.cards
         and dict(m.goals) == dict(truth.goals)
+        and m.lost_first == lost
     )
-    want = validate(record, deck, scoring).score
+    played = validate(record, deck, scoring)
+    want = score_sheet(played.state, scoring, first=set(GOALS) - lost)
     out["score_right"] = scan.validation is not None and scan.validation.score == want
     out["uncertain"] = [u.field for u in scan.uncertain]
     return out
@@ -91,10 +97,10 @@ def main() -> None:
     read = [r for r in rows if "lanes" in r]
     print(f"photos: {len(rows)} (sides A and B, A4 and Letter; pens {dict(Counter(r['pen'] for r in rows))})")
     print(f"unreadable: {sum(r['status'] == 'unreadable' for r in rows)}")
-    for field in ("lanes", "circles", "numerals", "cards", "goals"):
+    for field in ("lanes", "circles", "numerals", "cards", "goals", "first boxes"):
         right = sum(r[field][0] for r in read)
         total = sum(r[field][1] for r in read)
-        print(f"{field:>9}: {100 * right / total:7.3f} % right ({total - right} wrong of {total})")
+        print(f"{field:>11}: {100 * right / total:7.3f} % right ({total - right} wrong of {total})")
     ok = [r for r in read if r["status"] == ScanStatus.OK.value]
     print(
         f"status ok: {len(ok)} of {len(rows)}; exact and ok: {sum(r['exact'] for r in ok)} "

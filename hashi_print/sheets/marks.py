@@ -17,7 +17,8 @@ from hashi_print.sheets.validate import validate
 @dataclass(frozen=True)
 class Marks:
     """The ink on one sheet: a numeral or None per island, bridges per lane, circled islands,
-    crossed-off card-strip positions (from 1), the turn each goal was reached and the starting island."""
+    crossed-off card-strip positions (from 1), the turn each goal was reached, the starting island, and
+    the goals whose "first" bonus box is crossed off (another player reached them first)."""
 
     side: BoardSide
     numerals: tuple[int | None, ...]
@@ -27,6 +28,7 @@ class Marks:
     goals: tuple[tuple[str, int], ...] = ()
     player: str | None = None
     setup: int | None = None
+    lost_first: frozenset[str] = frozenset()
 
     def goal_turn(self, goal: str) -> int | None:
         """The turn written for `goal`, or None."""

@@ -20,7 +20,7 @@ from hashi_print.game.board import builtin_side, load_side
 from hashi_print.game.deck import load_deck
 from hashi_print.game.scoring import load_scoring
 from hashi_print.sheets.formats import parse_sheet
-from hashi_print.sheets.marks import marks_of
+from hashi_print.sheets.marks import Marks, marks_of, sheet_of
 from hashi_print.sheets.scan.read import ScanStatus, scan_image
 from hashi_print.sheets.validate import validate
 from tests.photos import Camera, filled_sheet, photograph, simulated_record
@@ -267,3 +267,61 @@ def test_fill_draws_the_record_onto_the_sheet(tmp_path):
     assert hand_drawn(again).exit_code == 0
     assert png.read_bytes() == again.read_bytes()
     assert cv2.imread(str(png)).shape[:2] == (round(297 * 8), round(210 * 8))
+
+
+def _forgot_to_circle(side, deck):
+    """Marks of a player who forgot a circle: a 6 with its six bridges drawn, left uncircled."""
+    geo = side.geometry
+    hub = max(range(len(side.islands)), key=lambda i: sum(i in (ln.a, ln.b) for ln in geo.lanes))
+    lanes = [k for k, ln in enumerate(geo.lanes) if hub in (ln.a, ln.b)][:3]
+    assert len(lanes) == 3
+    bridges = tuple(2 if k in lanes else 0 for k in range(len(geo.lanes)))
+    numerals = tuple(6 if i == hub else None for i in range(len(side.islands)))
+    cards = frozenset(range(1, len(deck.cards) + 1))
+    return hub, Marks(side, numerals, bridges, frozenset(), cards)
+
+
+def test_a_sheet_that_breaks_a_rule_is_read_as_drawn_and_exits_1(kit, tmp_path):
+    deck, scoring = kit
+    side = builtin_side("A")
+    hub, drawn = _forgot_to_circle(side, deck)
+    # Independently of the reader: the marks as drawn break a rule (the full island is not circled).
+    assert not validate(sheet_of(drawn), deck, scoring).ok
+    rng = random.Random(61)
+    sheet = filled_sheet(drawn, deck, scoring, "a4", rng, "black")
+    photo = tmp_path / "forgot.jpg"
+    photo.write_bytes(photograph(sheet, Camera(megapixels=2.0, tilt=0.1, turn=3.0), rng))
+    result = CliRunner().invoke(cli, ["scan", str(photo), "--json"])
+    obj = json.loads(result.output)
+    assert result.exit_code == 1, obj["uncertain"]
+    assert obj["status"] == "ok" and obj["validation"]["ok"] is False and obj["validation"]["violations"]
+    label = side.islands[hub].label
+    assert obj["numbers"] == {label: 6} and obj["circled"] == [] and obj["cards"] == sorted(drawn.cards)
+    assert obj["bridges"] == {
+        "-".join(sorted((side.islands[ln.a].label, side.islands[ln.b].label))): n
+        for ln, n in zip(side.geometry.lanes, drawn.bridges, strict=True)
+        if n
+    }
+
+
+def test_a_crossed_off_first_bonus_box_is_read_and_scores_the_lower_value(kit, tmp_path):
+    deck, scoring = kit
+    side = builtin_side("B")
+    record = simulated_record(side, deck, scoring, 71)
+    played = marks_of(record, deck)
+    reached = [g for g, _ in played.goals]
+    assert reached, "the fixture game must reach a goal"
+    drawn = dataclasses.replace(played, lost_first=frozenset(reached[:1]), player=None)
+    rng = random.Random(71)
+    sheet = filled_sheet(drawn, deck, scoring, "letter", rng, "blue")
+    photo = tmp_path / "later.jpg"
+    photo.write_bytes(photograph(sheet, Camera(megapixels=2.0, tilt=0.1, turn=-2.0), rng))
+    result = CliRunner().invoke(cli, ["scan", str(photo), "--json"])
+    obj = json.loads(result.output)
+    assert obj["lost_first"] == reached[:1]
+    assert obj["bonus"] == dict(played.goals) or any(u["field"] == "bonus" for u in obj["uncertain"])
+    if obj["status"] == "ok":
+        assert result.exit_code == 0
+        # The lower value for the goal another player reached first, the higher one for the others.
+        want = {g: scoring.bonus[g][1 if g in reached[:1] else 0] for g in reached}
+        assert obj["validation"]["score"]["bonus"] == want

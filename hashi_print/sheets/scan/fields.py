@@ -14,22 +14,23 @@ import numpy as np
 
 from hashi_print.game.board import BoardSide
 from hashi_print.render.sheet import SheetLayout
-from hashi_print.sheets.scan.digits import features, probabilities
+from hashi_print.sheets.scan.digits import features, probabilities, strokes
 
 INK = 0.28  # ink level that counts as a stroke
-DOUBT = 0.1  # share of a digit's probability spread evenly over the allowed digits
 Probs = dict  # value -> probability
 
 
 @dataclass(frozen=True)
 class Measured:
-    """The likely values of every field: lanes 0/1/2, circled, numerals (None or 1-6), cards, goal turns."""
+    """The likely values of every field: lanes 0/1/2, circled, numerals (None or 1-6), cards, goal turns,
+    and whether each goal's "first" bonus box is crossed off."""
 
     lanes: tuple[Probs, ...]
     circles: tuple[Probs, ...]
     numerals: tuple[Probs, ...]
     cards: tuple[Probs, ...]
     goals: dict[str, Probs]
+    lost_first: dict[str, Probs]
 
 
 def sample(ink: np.ndarray, xs: np.ndarray, ys: np.ndarray, ppm: float) -> np.ndarray:
@@ -49,6 +50,7 @@ def measure(ink: np.ndarray, side: BoardSide, lay: SheetLayout, ppm: float) -> M
         numerals=tuple(_numerals(ink, lay, ppm)),
         cards=tuple(_cards(ink, lay, ppm)),
         goals=_goals(ink, lay, ppm),
+        lost_first={goal: _crossed(ink, boxes[0], ppm, 2.5) for goal, boxes in lay.bonus_boxes.items()},
     )
 
 
@@ -122,7 +124,8 @@ def _circles(ink, side: BoardSide, lay: SheetLayout, ppm: float):
         rise = rays - np.minimum.accumulate(rays, axis=1)
         stroke = ((rise > 0.18) & (rays > INK)).any(axis=1)
         covered = float(np.mean(stroke))
-        p = 1.0 / (1.0 + math.exp(-(covered - 0.45) * 16.0))
+        # Steep: a clean sheet shows either no stroke outside the print or one all round.
+        p = 1.0 / (1.0 + math.exp(-(covered - 0.45) * 24.0))
         yield {True: p, False: 1.0 - p}
 
 
@@ -152,7 +155,10 @@ def _clear_outline(crop: np.ndarray, pad: float, ppm: float, width_mm: float = 0
 
 def _digit_probs(crop: np.ndarray, allowed: tuple[int, ...], ppm: float) -> Probs:
     """None (empty) or a digit among `allowed`, from the ink of a cleaned crop."""
-    strong = float((crop > INK).sum()) / (ppm * ppm)  # mm^2 of ink
+    kept = strokes(crop)  # specks and ink reaching in from the next cell left out
+    if kept is None:
+        return {None: 1.0}
+    strong = float((kept > INK).sum()) / (ppm * ppm)  # mm^2 of ink
     p_ink = 1.0 / (1.0 + math.exp(-(strong - 1.6) * 4.0))
     f = features(crop)
     if f is None:
@@ -163,15 +169,13 @@ def _digit_probs(crop: np.ndarray, allowed: tuple[int, ...], ppm: float) -> Prob
     sub = sub / max(plausible, 1e-9)
     # Ink that looks like no allowed digit keeps some weight on every allowed one (doubt, not a pick).
     sub = plausible * sub + (1.0 - plausible) / len(allowed)
-    # The network meets writers it never saw: never let it be surer than about nine in ten.
-    sub = (1.0 - DOUBT) * sub + DOUBT / len(allowed)
     out: Probs = {None: 1.0 - p_ink}
     out.update({d: p_ink * float(q) for d, q in zip(allowed, sub, strict=True)})
     return out
 
 
-def _numerals(ink, lay: SheetLayout, ppm: float):
-    """The numeral in each island's box: empty or 1-6."""
+def numeral_crops(ink, lay: SheetLayout, ppm: float):
+    """The cleaned ink of each island's numeral box."""
     pad = 0.9
     bg = lay.board
     for box, (cx, cy) in zip(bg.numeral_boxes, bg.centres, strict=True):
@@ -181,6 +185,12 @@ def _numerals(ink, lay: SheetLayout, ppm: float):
         yy, xx = np.mgrid[0 : crop.shape[0], 0 : crop.shape[1]]
         outside = np.hypot((xx + x0 + 0.5) / ppm - cx, (yy + y0 + 0.5) / ppm - cy) > bg.r - 0.45
         crop[outside] = 0.0
+        yield crop
+
+
+def _numerals(ink, lay: SheetLayout, ppm: float):
+    """The numeral in each island's box: empty or 1-6."""
+    for crop in numeral_crops(ink, lay, ppm):
         yield _digit_probs(crop, (1, 2, 3, 4, 5, 6), ppm)
 
 
@@ -192,8 +202,23 @@ def _cards(ink, lay: SheetLayout, ppm: float):
             crop = _crop(ink, (sx, y + 0.8, 1.3, h - 1.6), ppm, 0.0)
             strips.append(float((crop > INK).sum()) / (ppm * ppm))
         weakest = min(strips)
-        p = 1.0 / (1.0 + math.exp(-(weakest - 0.6) * 12.0))
+        # A stroke across a strip inks 0.9 mm² or more even in pencil; print and noise leave under 0.2.
+        p = 1.0 / (1.0 + math.exp(-(weakest - 0.45) * 18.0))
         yield {True: p, False: 1.0 - p}
+
+
+def _crossed(ink, box, ppm: float, strip: float) -> Probs:
+    """A bonus box crossed off: a stroke runs right through both side strips (`strip` mm wide) of it.
+
+    The strips hold no print; a stroke across a strip inks every column of it, a speck only a few.
+    """
+    x, y, w, h = box
+    cover = []
+    for sx in (x + 0.6, x + w - 0.6 - strip):
+        crop = _crop(ink, (sx, y + 0.8, strip, h - 1.6), ppm, 0.0)
+        cover.append(float(np.mean((crop > INK).any(axis=0))) if crop.size else 0.0)
+    p = 1.0 / (1.0 + math.exp(-(min(cover) - 0.5) * 14.0))
+    return {True: p, False: 1.0 - p}
 
 
 def _goals(ink, lay: SheetLayout, ppm: float) -> dict[str, Probs]:
@@ -201,9 +226,10 @@ def _goals(ink, lay: SheetLayout, ppm: float) -> dict[str, Probs]:
     out = {}
     pad = 0.25
     for goal, cells in lay.goal_turn_cells.items():
+        # Turns run 1-17: the tens cell holds a 1 or nothing.
         tens, units = (
-            _digit_probs(_clear_outline(_crop(ink, c, ppm, pad), pad, ppm), tuple(range(10)), ppm)
-            for c in cells
+            _digit_probs(_clear_outline(_crop(ink, c, ppm, pad), pad, ppm), allowed, ppm)
+            for c, allowed in zip(cells, ((1,), tuple(range(10))), strict=True)
         )
         turns: Probs = {}
         for t, pt in tens.items():

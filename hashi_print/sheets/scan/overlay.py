@@ -8,6 +8,7 @@ import numpy as np
 from hashi_print.render.sheet import sheet_layout
 from hashi_print.sheets.scan.read import Scan
 from hashi_print.sheets.scan.register import PPM
+from hashi_print.sheets.scan.resolve import first_box
 
 SURE = (40, 160, 40)  # BGR
 DOUBT = (0, 140, 255)
@@ -67,6 +68,12 @@ def overlay_png(scan: Scan, deck_cards: int) -> bytes:
             colour("bonus", goal),
             2,
         )
+    for goal, (first, _) in lay.bonus_boxes.items():
+        x, y, w, h = first
+        c = colour("bonus", first_box(goal))
+        if goal in m.lost_first or c == DOUBT:
+            cv2.line(img, p(x, y + h), p(x + w, y), c, 2)
+            cv2.line(img, p(x, y), p(x + w, y + h), c, 2)
     ok, data = cv2.imencode(".png", img)
     return data.tobytes()
 

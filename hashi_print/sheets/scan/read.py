@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -10,8 +11,8 @@ import numpy as np
 
 from hashi_print.errors import LayoutError
 from hashi_print.game.board import BoardSide, builtin_side
-from hashi_print.game.deck import Deck
-from hashi_print.game.scoring import Scoring
+from hashi_print.game.deck import GOALS, Deck
+from hashi_print.game.scoring import Scoring, score_sheet
 from hashi_print.render.sheet import sheet_layout
 from hashi_print.sheets.marks import Marks, marks_text, sheet_of
 from hashi_print.sheets.scan.fields import measure
@@ -53,6 +54,9 @@ class Scan:
         if self.marks is None:
             return None
         text = marks_text(self.marks, side_text)
+        if self.marks.lost_first:
+            # The typed sheet has no line for it: kept as a note, and applied to the score read here.
+            text += f"# first bonus box crossed off: {' '.join(sorted(self.marks.lost_first))}\n"
         if not self.uncertain:
             return text
         notes = [
@@ -76,10 +80,21 @@ class Scan:
             "circled": [labels[i] for i in sorted(m.circled)],
             "cards": sorted(m.cards),
             "bonus": dict(m.goals),
+            "lost_first": sorted(m.lost_first),
             "uncertain": [u.to_json() for u in self.uncertain],
             "validation": None if self.validation is None else self.validation.to_json(),
         }
         return out
+
+
+def _with_lost_firsts(report: Report, marks: Marks, scoring: Scoring | None) -> Report:
+    """The report scored with the lower bonus for each goal whose "first" box the player crossed off."""
+    if report.score is None or scoring is None or not marks.lost_first:
+        return report
+    score = score_sheet(
+        report.state, scoring, first=set(GOALS) - marks.lost_first, unknown=report.unknown_turns
+    )
+    return dataclasses.replace(report, score=score)
 
 
 def _lane_key(side: BoardSide, k: int) -> str:
@@ -125,6 +140,7 @@ def scan_image(
         raise UnreadableImage("the picture inside the markers is not a score sheet", source=source)
     resolved = resolve(measure(ink, side, lay, PPM), side, deck)
     report = validate(sheet_of(resolved.marks, source), deck, scoring)
+    report = _with_lost_firsts(report, resolved.marks, scoring)
     review = bool(resolved.uncertain)
     status = ScanStatus.REVIEW if review else ScanStatus.OK
     return Scan(

@@ -8,6 +8,7 @@ setup 3 or 4; a goal's turn is written only when the goal is reached, and not af
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import math
 from collections import Counter
@@ -22,6 +23,11 @@ from hashi_print.sheets.scan.fields import Measured
 FIRM = 0.995  # a measured value this likely is not reconsidered
 CLEAR = 0.95  # a chosen value below this (after the rules) goes to review
 RUNNER_UP = math.log(30.0)  # a different consistent reading this close makes its fields uncertain
+# A player breaks a rule on perhaps one sheet in a hundred: a reading that breaks one is that much
+# less likely to start with. It is reported as read (the verdict being the broken rule) only when
+# the ink outweighs that and still leaves it clearly ahead of every reading that keeps the rules.
+BREAK_PRIOR = math.log(99.0)
+BREAK = BREAK_PRIOR + math.log(CLEAR / (1.0 - CLEAR))
 MAX_STEPS = 3000
 INNER_STEPS = 200
 
@@ -83,7 +89,13 @@ def _outer_fields(m: Measured, side: BoardSide) -> list[_Field]:
         + [_field("circled", i, labels[i], p) for i, p in enumerate(m.circles)]
         + [_field("card", j, str(j + 1), p) for j, p in enumerate(m.cards)]
         + [_field("bonus", 0, goal, p) for goal, p in m.goals.items()]
+        + [_field("bonus", 1, first_box(goal), p) for goal, p in m.lost_first.items()]
     )
+
+
+def first_box(goal: str) -> str:
+    """How the report names a goal's "first" bonus box."""
+    return f"{goal} first box"
 
 
 @dataclass(frozen=True)
@@ -96,7 +108,7 @@ class _Inner:
 def _outer_marks(fields: list[_Field], choice: tuple[int, ...], side: BoardSide) -> Marks:
     """The marks of one choice of option per outer field (numerals still empty)."""
     bridges = [0] * len(side.geometry.lanes)
-    circled, cards, goals = set(), set(), []
+    circled, cards, goals, lost = set(), set(), [], set()
     for f, c in zip(fields, choice, strict=True):
         v = f.options[c]
         if f.kind == "bridges":
@@ -105,10 +117,18 @@ def _outer_marks(fields: list[_Field], choice: tuple[int, ...], side: BoardSide)
             circled.add(f.index)
         elif f.kind == "card" and v:
             cards.add(f.index + 1)
-        elif f.kind == "bonus" and v is not None:
+        elif f.kind == "bonus" and f.index == 0 and v is not None:
             goals.append((f.where, v))
+        elif f.kind == "bonus" and f.index == 1 and v:
+            lost.add(f.where.split()[0])
     return Marks(
-        side, (None,) * len(side.islands), tuple(bridges), frozenset(circled), frozenset(cards), tuple(goals)
+        side,
+        (None,) * len(side.islands),
+        tuple(bridges),
+        frozenset(circled),
+        frozenset(cards),
+        tuple(goals),
+        lost_first=frozenset(lost),
     )
 
 
@@ -213,25 +233,18 @@ def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
     fields = _outer_fields(m, side)
     labels = [i.label for i in side.islands]
     found = _best_consistent(fields, side, m.numerals, deck)
-    if not found:
-        marks = _outer_marks(fields, tuple(0 for _ in fields), side)
-        numerals = tuple(max(p, key=p.get) for p in m.numerals)
-        marks = Marks(side, numerals, marks.bridges, marks.circled, marks.cards, marks.goals)
-        doubt = [_uncertain(f, 0, math.exp(-f.costs[0])) for f in fields if f.costs[0] > -math.log(0.9)]
-        # No reading fits the rules: either the sheet breaks one or a field is misread, so every
-        # numeral (the least sure kind of field) is left for a person to check.
+    raw, raw_cost = _as_measured(fields, side, m.numerals)
+    gap = found[0][0] - raw_cost if found else math.inf
+    if not consistent(raw, deck) and gap >= BREAK:
+        # The ink is much likelier than any reading that keeps the rules: the sheet breaks a rule.
+        # It is reported as read; only the fields unclear on their own go to a person.
+        doubt = [_uncertain(f, 0, math.exp(-f.costs[0])) for f in fields if math.exp(-f.costs[0]) < CLEAR]
         doubt += [
-            Uncertain(
-                "number",
-                labels[i],
-                v,
-                tuple(sorted((k for k in p if k != v), key=p.get, reverse=True))[:3],
-                p[v],
-            )
-            for i, (v, p) in enumerate(zip(numerals, m.numerals, strict=True))
-            if v is not None or p[v] < 0.9
+            _number(labels[i], v, p, p[v])
+            for i, (v, p) in enumerate(zip(raw.numerals, m.numerals, strict=True))
+            if p[v] < CLEAR
         ]
-        return Resolved(marks, tuple(doubt), False)
+        return Resolved(raw, tuple(doubt), False)
     best_cost, best, inner = found[0]
     doubtful: dict[tuple[str, str], Uncertain] = {}
     for n, f in enumerate(fields):
@@ -248,15 +261,7 @@ def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
             doubtful[(f.kind, f.where)] = _uncertain(f, best[n], post)
     for i, post in enumerate(inner.posterior):
         if post < CLEAR:
-            p = m.numerals[i]
-            read = inner.numerals[i]
-            doubtful[("number", labels[i])] = Uncertain(
-                "number",
-                labels[i],
-                read,
-                tuple(v for v in sorted(p, key=p.get, reverse=True) if v != read)[:3],
-                post,
-            )
+            doubtful[("number", labels[i])] = _number(labels[i], inner.numerals[i], m.numerals[i], post)
     if len(found) > 1 and found[1][0] - best_cost < RUNNER_UP:
         share = 1.0 / (1.0 + math.exp(best_cost - found[1][0]))
         _, other, other_inner = found[1]
@@ -266,6 +271,17 @@ def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
         for i, (a, b) in enumerate(zip(inner.numerals, other_inner.numerals, strict=True)):
             if a != b and ("number", labels[i]) not in doubtful:
                 doubtful[("number", labels[i])] = Uncertain("number", labels[i], a, (b,), share)
+    # Where the rules overrode what the ink says, a player who broke a rule is the other explanation:
+    # unless the ink leans the rules' way enough, that field is left to a person.
+    for n, f in enumerate(fields):
+        kept = 1.0 / (1.0 + math.exp(f.costs[best[n]] - f.costs[0] - BREAK_PRIOR))
+        if kept < CLEAR and (f.kind, f.where) not in doubtful:
+            doubtful[(f.kind, f.where)] = _uncertain(f, best[n], kept)
+    for i, (a, b) in enumerate(zip(inner.numerals, raw.numerals, strict=True)):
+        p = m.numerals[i]
+        kept = 1.0 / (1.0 + math.exp(math.log(max(p[b], 1e-12) / max(p.get(a, 0.0), 1e-12)) - BREAK_PRIOR))
+        if kept < CLEAR and ("number", labels[i]) not in doubtful:
+            doubtful[("number", labels[i])] = _number(labels[i], a, p, kept)
     # A numeral settled by bridges or a circle that are themselves in doubt is in doubt too.
     geo = side.geometry
     lane_of = {side.lane_name(k): lane for k, lane in enumerate(geo.lanes)}
@@ -278,17 +294,26 @@ def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
             ends = ()
         for i in ends:
             if ("number", labels[i]) not in doubtful and inner.numerals[i] is not None:
-                p = m.numerals[i]
-                doubtful[("number", labels[i])] = Uncertain(
-                    "number",
-                    labels[i],
-                    inner.numerals[i],
-                    tuple(v for v in sorted(p, key=p.get, reverse=True) if v != inner.numerals[i])[:3],
-                    u.confidence,
-                )
+                read = inner.numerals[i]
+                doubtful[("number", labels[i])] = _number(labels[i], read, m.numerals[i], u.confidence)
     outer = _outer_marks(fields, best, side)
-    marks = Marks(side, inner.numerals, outer.bridges, outer.circled, outer.cards, outer.goals)
+    marks = dataclasses.replace(outer, numerals=inner.numerals)
     return Resolved(marks, tuple(doubtful.values()), True)
+
+
+def _as_measured(fields: list[_Field], side: BoardSide, numerals: tuple[dict, ...]) -> tuple[Marks, float]:
+    """The reading of every field on its own (rules aside), and its cost."""
+    best = tuple(max(p, key=p.get) for p in numerals)
+    cost = sum(f.costs[0] for f in fields)
+    cost += sum(-math.log(max(p[v], 1e-12)) for p, v in zip(numerals, best, strict=True))
+    marks = _outer_marks(fields, tuple(0 for _ in fields), side)
+    return dataclasses.replace(marks, numerals=best), cost
+
+
+def _number(where: str, read, probs: dict, confidence: float) -> Uncertain:
+    """A doubtful numeral, with the likeliest other values as alternatives."""
+    others = tuple(v for v in sorted(probs, key=probs.get, reverse=True) if v != read)[:3]
+    return Uncertain("number", where, read, others, confidence)
 
 
 def _uncertain(f: _Field, chosen: int, confidence: float) -> Uncertain:
