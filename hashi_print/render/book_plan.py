@@ -220,9 +220,13 @@ def arrange(grid_cols: int, grid_rows: int, box_w: float, box_h: float, slot: Sl
             slot_w = (box_w - (cols - 1) * slot.gap) / cols
             slot_h = (box_h - (rows - 1) * slot.gap) / rows
             cell = min(slot_w / grid_cols, slot.max_cell)
-            lines = len(id_lines(id_chars, grid_cols * cell, id_pt)) if slot.with_id and id_chars else 0
-            cell = min(cell, (slot_h - slot.above - id_block(lines, id_pt)) / grid_rows)
-            lines = len(id_lines(id_chars, grid_cols * cell, id_pt)) if slot.with_id and id_chars else 0
+            # A smaller cell narrows the grid, so its ID may need another line: shrink until both agree.
+            for _ in range(50):
+                lines = len(id_lines(id_chars, grid_cols * cell, id_pt)) if slot.with_id and id_chars else 0
+                fit = (slot_h - slot.above - id_block(lines, id_pt)) / grid_rows
+                if fit >= cell:
+                    break
+                cell = fit
             tall = slot.above + grid_rows * cell + id_block(lines, id_pt)
             if cell >= slot.min_cell and tall <= slot_h + 1e-9:
                 options.append(Arrangement(cols, rows, cell, slot_w, slot_h, lines, tall))

@@ -161,9 +161,26 @@ def test_puzzles_per_page_follow_grid_size():
     assert arrange(25, 25, w, h, PUZZLE_SLOT).per_page == 1
     assert arrange(7, 7, w, h, PUZZLE_SLOT).per_page == 6
     with_id = arrange(10, 10, w, h, PUZZLE_SLOT, "10x10m2:" + "a3" * 25, 6.0)
-    assert with_id.per_page == 4 and with_id.id_lines >= 1
+    assert with_id.per_page == 6 and with_id.id_lines >= 1 and with_id.cell >= PUZZLE_SLOT.good_cell
     solutions = arrange(10, 10, w, h, SOLUTION_SLOT)
     assert solutions.per_page > 4 and solutions.cell < with_id.cell
+
+
+@pytest.mark.parametrize("want", [None, 1, 2, 3, 4])
+@pytest.mark.parametrize("grid", [(7, 7), (10, 10), (12, 9), (15, 15)])
+def test_a_grid_shrunk_to_fit_its_slot_still_has_room_for_its_longer_wrapped_id(grid, want):
+    # A 10x10 asked two to a 6x9 page was refused: shrinking the cell wrapped its ID onto one more line.
+    long_id = f"{grid[0]}x{grid[1]}m2:" + "m" * (grid[0] * grid[1] // 2)
+    try:
+        a = arrange(*grid, 126.0, 197.6, PUZZLE_SLOT, long_id, 6.0, want)
+    except OptionError:
+        # Three or more to a 6x9 page is too many for these sizes; two must fit up to 12x9.
+        assert want and (want > 2 or grid == (15, 15))
+        return
+    lines = id_lines(long_id, grid[0] * a.cell, 6.0)
+    assert a.id_lines == len(lines) >= 1
+    assert PUZZLE_SLOT.above + grid[1] * a.cell + 1.2 + len(lines) * 6.0 * 25.4 / 72 * 1.25 <= a.slot_h + 1e-6
+    assert a.cell * PUZZLE_STYLE.island_ratio >= MIN_ISLAND_MM - 1e-9 and a.per_page >= (want or 1)
 
 
 @pytest.mark.parametrize("size_pt", [6.0, 7.0])

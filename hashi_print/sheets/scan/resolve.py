@@ -21,7 +21,10 @@ from hashi_print.sheets.marks import Marks
 from hashi_print.sheets.scan.fields import Measured
 
 FIRM = 0.995  # a measured value this likely is not reconsidered
-CLEAR = 0.95  # a chosen value below this (after the rules) goes to review
+CLEAR = 0.95  # a chosen value less likely than this (after the rules) goes to review
+# A numeral the rules leave open (an uncircled island's, which scores nothing) is taken at nine
+# chances in ten: the digit network's probabilities are calibrated, and its misreads change no score.
+NUMBER_CLEAR = 0.90
 RUNNER_UP = math.log(30.0)  # a different consistent reading this close makes its fields uncertain
 # A player breaks a rule on perhaps one sheet in a hundred: a reading that breaks one is that much
 # less likely to start with. It is reported as read (the verdict being the broken rule) only when
@@ -260,7 +263,7 @@ def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
         if post < CLEAR:
             doubtful[(f.kind, f.where)] = _uncertain(f, best[n], post)
     for i, post in enumerate(inner.posterior):
-        if post < CLEAR:
+        if post < NUMBER_CLEAR:
             doubtful[("number", labels[i])] = _number(labels[i], inner.numerals[i], m.numerals[i], post)
     if len(found) > 1 and found[1][0] - best_cost < RUNNER_UP:
         share = 1.0 / (1.0 + math.exp(best_cost - found[1][0]))
