@@ -71,8 +71,8 @@ def _check_against_game(scan, record, truth, kit):
 
 # Found with the issue-13 side A: the reader sometimes takes a goal's turn for another number without
 # flagging it (seed 11: red's 11 read as 17; seed 13: six's 9 as 5). Left to the photo reader's owner.
-GOAL_TURN_MISREAD = pytest.mark.xfail(reason="a goal-turn digit misread without a flag on the issue-13 side A",
-                                      strict=False)
+GOAL_TURN_MISREAD = pytest.mark.xfail(reason="a goal-turn digit misread without a flag on the issue-13 "
+                                             "side A", strict=False)
 
 
 @pytest.mark.parametrize(
