@@ -631,11 +631,12 @@ def hint_cmd(puzzle: str, state: str, as_json: bool) -> None:
 @cli.command("design")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the whole design run.")
 @click.option("--budget", type=click.IntRange(1, 100_000), default=None,
-              help="Search steps per side (the deck gets 3 in 10); default: what produced the shipped files.")
-@click.option("--games", type=click.IntRange(1, 100_000), default=None,
-              help="Strong-bot games per search candidate.")
-@click.option("--final-games", type=click.IntRange(1, 1_000_000), default=None,
-              help="Games per bot and side for the final report.")
+              help="Search steps per side (the deck gets 4 in 10); default: what produced the shipped files.")
+@click.option("--compare-seeds", default="", metavar="SEEDS",
+              help="Also run the design for these seeds (e.g. 2,3,4,5) and show their objectives beside "
+                   "--seed's in the report; the layout files come from --seed alone.")
+@click.option("--quick", is_flag=True,
+              help="Measure with a handful of games, to try the command (not the shipped files).")
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Processes to simulate with.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output/design",
@@ -643,8 +644,8 @@ def hint_cmd(puzzle: str, state: str, as_json: bool) -> None:
 @click.option("--write-layouts", "layouts_to", is_flag=False, flag_value="", default=None, metavar="[FOLDER]",
               help="Also write side-a.json, side-b.json, deck.json and scoring.json into FOLDER "
                    "(without FOLDER: the layouts/ folder of the checkout you run it in).")
-def design_cmd(seed: int, budget: int | None, games: int | None, final_games: int | None, workers: int,
-               out_dir: str, layouts_to: str | None) -> None:
+def design_cmd(seed: int, budget: int | None, compare_seeds: str, quick: bool, workers: int, out_dir: str,
+               layouts_to: str | None) -> None:
     """Design sides A and B, the deck, bonus values and solo tables by simulation; write a report."""
     import time
 
@@ -653,19 +654,33 @@ def design_cmd(seed: int, budget: int | None, games: int | None, final_games: in
     from hashi_print.game.design_report import write_design
     from hashi_print.game.simulate import RichProgress
 
+    others = _seed_list(compare_seeds)
     check_writable(out_dir)
     layouts_dir = None if layouts_to is None else str(check_writable(layouts_folder(layouts_to)))
     started = time.monotonic()
     bar = RichProgress("designing")
     try:
-        result = design(seed, budget_from(budget, games, final_games), workers=workers, note=bar.describe,
-                        progress=bar.update)
+        runs = [design(s, budget_from(budget, quick), workers=workers, note=bar.describe, progress=bar.update)
+                for s in [seed, *others]]
     finally:
         bar.stop()
-    for path in write_design(result, out_dir, layouts_dir, time.monotonic() - started):
+    result = runs[0]
+    for path in write_design(result, out_dir, layouts_dir, time.monotonic() - started, runs[1:]):
         click.echo(path)
     for problem in objective_problems(result):
         click.echo(f"warning: design objective not met: {problem}", err=True)
+
+
+def _seed_list(text: str) -> list[int]:
+    """Parse `2,3,4,5` into seeds (at most 10); raise OptionError naming the bad part."""
+    seeds = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        if not part.lstrip("-").isdigit() or len(part) > 12:
+            raise OptionError(f"--compare-seeds: {part[:20]!r} is not a whole number")
+        seeds.append(int(part))
+    if len(seeds) > 10:
+        raise OptionError("--compare-seeds: at most 10 seeds")
+    return seeds
 
 
 # --- the web app -----------------------------------------------------------------------------

@@ -16,8 +16,8 @@ from hashi_print.cli import cli
 from hashi_print.files import designed_text, write_atomic
 
 SOLVABLE = "7x7m2:3c5a1c1a1b2b2b2g4a5a4h2d2a"
-README_SHEET = ("hashi-sheet 1\nside A\nplayer Ann\nnumbers K4 L2 F2\nbridges F=K K=L\ncircled F K L\n"
-                "cards 3 4\n")
+README_SHEET = ("hashi-sheet 1\nside A\nplayer Ann\nnumbers F4 G2 I2\nbridges F=G F=I\ncircled F G I\n"
+                "cards 4 6\n")
 DEEP = "[" * 100_000 + "]" * 100_000
 
 
@@ -86,7 +86,8 @@ def test_deeply_nested_json_sheet(write) -> None:
     ["book", "--size", "0x0"],
     ["book", "--sizes", "10x10,5000x5"],
     ["book", "--count", "1000000000"],
-    ["design", "--games", "0"],
+    ["design", "--compare-seeds", "1,2,3,4,5,6,7,8,9,10,11"],
+    ["design", "--compare-seeds", "2,two"],
     ["design", "--budget", "0"],
     ["design", "--workers", "0"],
     ["generate", "--count", "0"],
@@ -197,7 +198,7 @@ def test_byte_order_mark_is_accepted_in_sheets_ids_and_layouts(write) -> None:
 
 
 def test_unknown_keyword_after_a_list_line_is_named(write) -> None:
-    text = README_SHEET.replace("cards 3 4\n", "cards 3 4\nplayr Bob\n")
+    text = README_SHEET.replace("cards 4 6\n", "cards 4 6\nplayr Bob\n")
     bad_input(run("validate", write("sheet.txt", text)), "line 8", "unknown keyword 'playr'")
 
 

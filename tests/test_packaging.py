@@ -49,17 +49,16 @@ def test_layouts_are_never_written_into_an_installed_package(tmp_path):
 
 def test_write_layouts_outside_a_checkout_needs_a_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(cli, ["design", "--budget", "1", "--games", "1", "--final-games", "1",
-                                      "--workers", "1", "--out", str(tmp_path / "d"), "--write-layouts"])
+    result = CliRunner().invoke(cli, ["design", "--quick", "--workers", "1", "--out", str(tmp_path / "d"),
+                                      "--write-layouts"])
     assert result.exit_code == 2 and "name the folder" in result.output
     assert not (tmp_path / "d" / "design.md").exists()
 
 
 def test_write_layouts_writes_into_the_named_folder(tmp_path):
     target = tmp_path / "my-layouts"
-    result = CliRunner().invoke(cli, ["design", "--seed", "5", "--budget", "1", "--games", "2",
-                                      "--final-games", "3", "--workers", "1", "--out", str(tmp_path / "d"),
-                                      "--write-layouts", str(target)])
+    result = CliRunner().invoke(cli, ["design", "--seed", "5", "--quick", "--workers", "1",
+                                      "--out", str(tmp_path / "d"), "--write-layouts", str(target)])
     assert result.exit_code == 0, result.output
     for name in DESIGNED_FILES:
         assert (target / name).read_text() == (tmp_path / "d" / "layouts" / name).read_text()

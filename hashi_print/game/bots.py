@@ -370,6 +370,20 @@ def _add(k: int, br: list[int], cnt: list[int], blocks: list[int], t: Tables, si
             blocks[j] -= 1
 
 
+def legal_places(state: GameState, card: Card, t: Tables) -> tuple[int, int]:
+    """The card's legal placements now: islands that may take its numeral, lanes that may take a bridge."""
+    num = [v or 0 for v in state.numerals]
+    cnt = list(state.counts)
+    blocks = [0] * len(state.bridges)
+    for k, b in enumerate(state.bridges):
+        if b:
+            for j in t.crossings[k]:
+                blocks[j] += 1
+    br = list(state.bridges)
+    lanes = sum(1 for k in range(len(br)) if _usable(k, num, br, cnt, blocks, t))
+    return len(numeral_choices(num, cnt, card, t)), lanes
+
+
 def can_bridge(state: GameState, card: Card, context: Context) -> bool:
     """Tell whether any numeral choice (or none) allows drawing all of the card's bridges."""
     t = context.tables

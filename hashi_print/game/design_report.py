@@ -11,19 +11,15 @@ from hashi_print.game.board import BoardSide
 from hashi_print.game.deck import CARDS_PLAYED, GOALS
 from hashi_print.game.design import (
     B_RATIO,
-    CONFIRM_GAMES,
-    EDGE_WEIGHT,
     FINALISTS,
-    GOAL_BAND,
-    GOAL_WEIGHT,
-    MAX_LANES,
-    MIN_EDGE,
+    MARGINS,
     PROVISIONAL_SIX,
-    SEARCH_MARGIN,
-    WANTED_EDGE,
-    WANTED_RATIO,
+    SIDE_CROSSINGS,
+    SOLO_SHARES,
+    WEIGHTS,
     DesignResult,
     deck_text,
+    design_checks,
     objective_problems,
     side_problems,
 )
@@ -44,8 +40,9 @@ def layout_files(result: DesignResult) -> dict[str, str]:
         return json.dumps(obj, indent=1) + "\n"
 
     made_by = {"seed": result.seed, "side_steps": result.budget.side_steps,
-               "deck_steps": result.budget.deck_steps, "games": result.budget.games,
-               "final_games": result.budget.final_games}
+               "deck_steps": result.budget.deck_steps,
+               "adversary": {name: _setup_text(result.sides[name], m.adversary)
+                             for name, m in result.final.items()}}
     return {
         "side-a.json": dump(side_to_json(result.sides["A"])),
         "side-b.json": dump(side_to_json(result.sides["B"])),
@@ -159,69 +156,117 @@ def _fmt_turns(q: tuple[float, float, float] | None) -> str:
     return "-" if q is None else "/".join(f"{x:g}" for x in q)
 
 
-def report_markdown(result: DesignResult, seconds: float | None = None) -> str:
+def _setup_text(side: BoardSide, setup: tuple[int, int]) -> str:
+    """A setup as the record writes it, e.g. `H4`."""
+    return f"{side.islands[setup[0]].label}{setup[1]}"
+
+
+def _cell(value: float, unit: str) -> str:
+    """A measured value as text: rates and shares in per cent, ratios with three decimals, skips two."""
+    if unit in ("rate", "share"):
+        return f"{value:.0%}"
+    return f"{value:.3f}" if unit in ("edge", "ratio") else f"{value:.2f}"
+
+
+def objectives_tables(results: Sequence[DesignResult]) -> list[str]:
+    """One Markdown table per side: every objective (rows) under both setups of every result's seed."""
+    lines: list[str] = []
+    checks = [design_checks(r) for r in results]
+    for name in ("A", "B"):
+        first = checks[0][name]
+        keys = list(dict.fromkeys((c.objective, c.target, c.unit) for c in first))
+        kinds = list(dict.fromkeys(c.setup for c in first))
+        cols = [(k, r) for k in range(len(results)) for r in kinds]
+        lines += [f"### Side {name}", "",
+                  "| objective | target | " + " | ".join(f"seed {results[k].seed} {kind}" for k, kind in cols)
+                  + " |", "|---|---|" + "---|" * len(cols)]
+        for objective, target, unit in keys:
+            cells = []
+            for k, kind in cols:
+                found = [c for c in checks[k][name] if c.objective == objective and c.setup == kind]
+                mark = "" if not found or found[0].met else " **X**"
+                cells.append("-" if not found else _cell(found[0].value, unit) + mark)
+            lines.append(f"| {objective} | {target} | " + " | ".join(cells) + " |")
+        for label, get in (("mean score (strong)", lambda s: f"{s.mean:.2f}"),
+                           ("legal placements per turn (numeral islands + bridge lanes)",
+                            lambda s: f"{s.mean_numeral_places:.1f} + {s.mean_bridge_places:.1f}")):
+            row = [get(results[k].final[name].summary(kind)) for k, kind in cols]
+            lines.append(f"| {label} | reported | " + " | ".join(row) + " |")
+        met = [sum(1 for c in checks[k][name] if c.met) for k in range(len(results))]
+        counts = [f"seed {r.seed} {m}/{len(checks[k][name])}"
+                  for k, (r, m) in enumerate(zip(results, met, strict=True))]
+        lines += ["", "Objectives met: " + ", ".join(counts) + ". **X** marks a miss.", ""]
+    return lines
+
+
+def report_markdown(result: DesignResult, seconds: float | None = None,
+                    others: Sequence[DesignResult] = ()) -> str:
     """The design report: every shipped number with the measurements that chose it."""
     b = result.budget
     sc = result.scoring
-    steps = f"{b.side_steps} search steps per side, {b.deck_steps} for the deck"
+    fin = b.final
+    setups_n = {name: len(m.setup_means) for name, m in result.final.items()}
     lines = [
         "# Hashi layout design report", "",
-        f"Produced by `hashi-print design --seed {result.seed} --budget {b.side_steps} "
-        f"--games {b.games} --final-games {b.final_games}` ({steps})"
-        + (f" in {seconds:.0f} s." if seconds is not None else "."),
+        f"Produced by `hashi-print design --seed {result.seed}` ({b.side_steps} search steps per side, "
+        f"{b.deck_steps} for the deck)" + (f" in {seconds:.0f} s." if seconds is not None else "."),
         "All games are solo games played by the bots of hashi_print.game.bots; every move goes through",
         "the rules engine (hashi_print.game.rules) as referee. Scores: 2 per circled island plus the",
-        "higher value of each goal reached (no turn limit) unless stated. Setup numeral: chosen by a",
-        "hostile left-hand neighbour (a 3 or 4 where it is hardest to complete) for the side and deck",
-        "search and the final comparison; a random island and value for the solo tables (see there).", "",
+        "higher value of each goal reached (no turn limit) unless stated.", "",
+        "Every side is measured under two setups. **Random**: every unflagged island with a 3 and with a 4, "
+        "each played on the same deals (so every setup equally often). **Adversary**: the left-hand "
+        "neighbour's choice, made by simulation: the setup under which the strong bot's mean is lowest "
+        "in the random-setup games; the few lowest are played again on fresh common deals and the "
+        "lowest of those is chosen, then measured on fresh deals.", "",
         "## Bots", "",
         "- random: a move drawn uniformly from the rules engine's legal moves.",
         "- greedy: the best immediate value: circled islands, goals reached and counted progress "
         "towards them, islands left completable (a numbered island that can no longer be completed "
         "costs half a point); every completable open island is worth the same small share.",
         "- strong: the same search made wider (6 numeral choices, a beam of 3 bridge sequences), "
-        "valued over the cards still unseen: the chance that an open island gets its missing bridges "
-        "in the turns left, that an unnumbered island with c bridges later gets the numeral c (from "
-        "the unseen cards, shared among the islands waiting for it), and goals valued by those "
-        "chances. Its knobs (`hashi_print.game.bots.StrongParams`) were tuned by simulation.", "",
-        "## Sides", "",
+        "valued over the cards still unseen. A *voluntary* skip is a turn on which it could have "
+        "written the numeral (drawn the card's bridges) and did not.", "",
+        "## Objectives in the final games", "",
+        f"Strong and greedy bot; random setup: {fin.screen_deals} deals x every setup "
+        f"({', '.join(f'{n}: {k} setups' for n, k in setups_n.items())}); adversary: {fin.games} games. "
+        "Targets from issue 13; side A / side B compares the strong bot's means under the same setup.", "",
     ]
+    lines += objectives_tables([result, *others])
+    problems = objective_problems(result)
+    lines += ["- Objectives (shipped seed): " + ("all met." if not problems
+                                                 else "NOT MET: " + "; ".join(problems) + "."), ""]
+    lines += ["## Sides", ""]
     for name, side in result.sides.items():
         geo = side.geometry
-        problems = side_problems(side)
+        problems = side_problems(side, SIDE_CROSSINGS[name])
+        m = result.final[name]
+        worst = sorted(m.setup_means, key=lambda x: x[1])[:4]
+        random_mean = m.summary("random").mean
         lines += [f"### Side {name} ({side.rows}x{side.cols})", "",
                   "Red islands are marked `*`, blue islands are lower case.", "", "```",
                   side_picture(side), "```", "",
-                  f"- {len(geo.lanes)} lanes, {len(crossing_pairs(geo))} crossing lane pairs, "
-                  f"lanes per island {min(map(len, geo.lanes_of))}-{max(map(len, geo.lanes_of))}; "
-                  f"design constraints: {'all met' if not problems else '; '.join(problems)}.", ""]
+                  f"- {len(geo.lanes)} lanes, {len(crossing_pairs(geo))} crossing lane pairs (at least "
+                  f"{SIDE_CROSSINGS[name]} wanted), lanes per island "
+                  f"{min(map(len, geo.lanes_of))}-{max(map(len, geo.lanes_of))}; "
+                  f"design constraints: {'all met' if not problems else '; '.join(problems)}.",
+                  f"- The adversary writes **{_setup_text(side, m.adversary)}**: strong mean "
+                  f"{m.summary('adversary').mean:.2f} against {random_mean:.2f} with a random setup. Lowest "
+                  "setups in the screening: "
+                  + ", ".join(f"{_setup_text(side, st)} {v:.1f}" for st, v in worst) + ".", ""]
     lines += ["## Final measurements", "",
-              f"{b.final_games} games per bot and side, the same deals for every bot "
-              f"(seed {result.seed + 1}).", "",
-              "| side | bot | mean | stdev | quartiles | circled | red | blue | six "
-              "| goal turns r/b/s (median) | bridge skips | forced skips |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for name, sim in result.final.items():
-        for bot, s in sim.summary.items():
-            med = "/".join("-" if s.goal_turns[g] is None else f"{s.goal_turns[g][1]:g}" for g in GOALS)
-            lines.append(f"| {name} | {bot} | {s.mean:.2f} | {s.stdev:.2f} | "
-                         f"{'/'.join(f'{x:g}' for x in s.quartiles)} | {s.mean_circled:.2f} | "
-                         f"{s.goal_rate['red']:.0%} | {s.goal_rate['blue']:.0%} | {s.goal_rate['six']:.0%} | "
-                         f"{med} | {s.mean_skips:.2f} | {s.mean_forced_skips:.2f} |")
-    ma = result.final["A"].summary["strong"].mean
-    mb = result.final["B"].summary["strong"].mean
-    lines += [""]
-    for name, sim in result.final.items():
-        s, g, r = (sim.summary[x].mean for x in ("strong", "greedy", "random"))
-        lines.append(f"- Side {name}: strong is {100 * (s / g - 1):+.1f} % over greedy, greedy "
-                     f"{100 * (g / r - 1):+.1f} % over random.")
-    problems = objective_problems(result)
-    lines += [f"- Side A / side B mean strong score: {ma:.2f} / {mb:.2f} = {ma / mb:.3f} "
-              f"(wanted >= {WANTED_RATIO}).",
-              "- Objectives: " + ("all met (goal rates within 20-80 %, strong at least "
-                                  f"{WANTED_EDGE}x greedy, A/B at least {WANTED_RATIO})." if not problems
-                                  else "NOT MET: " + "; ".join(problems) + "."), "",
-              "![scores A](scores-A.svg)", "![scores B](scores-B.svg)", "![goals A](goals-A.svg)",
+              "| side | setup | bot | games | mean | stdev | circled | red | blue | six "
+              "| goal turns r/b/s (median) | numeral skips (forced) | bridge skips (forced) |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for name, m in result.final.items():
+        for kind, sim in m.sims.items():
+            for bot, s in sim.summary.items():
+                med = "/".join("-" if s.goal_turns[g] is None else f"{s.goal_turns[g][1]:g}" for g in GOALS)
+                lines.append(f"| {name} | {kind} | {bot} | {s.games} | {s.mean:.2f} | {s.stdev:.2f} | "
+                             f"{s.mean_circled:.2f} | {s.goal_rate['red']:.0%} | {s.goal_rate['blue']:.0%} | "
+                             f"{s.goal_rate['six']:.0%} | {med} | {s.mean_numeral_skips:.2f} "
+                             f"({s.mean_forced_numeral_skips:.2f}) | {s.mean_skips:.2f} "
+                             f"({s.mean_forced_skips:.2f}) |")
+    lines += ["", "![scores A](scores-A.svg)", "![scores B](scores-B.svg)", "![goals A](goals-A.svg)",
               "![goals B](goals-B.svg)", "", "## Deck", "",
               f"Chosen deck ({sum(c.bridges for c in result.deck.cards)} bridges; the 17 cards of a game "
               f"draw at most {result.deck.max_bridges()}): `{deck_text(result.deck)}`.", "",
@@ -229,72 +274,74 @@ def report_markdown(result: DesignResult, seconds: float | None = None) -> str:
               + ". Bridges per card: " + ", ".join(
                   f"{x}: {sum(1 for c in result.deck.cards if c.bridges == x)}x" for x in (1, 2, 3))
               + ".", "",
-              "The deck search (hill climbing from 3 cards per numeral with 1, 2, 3 bridges, two 3s lowered"
-              " to 2) maximised the score spread (stdev) while aiming at about one forced skip in two games"
-              " and keeping every goal rate in 20-80 %:", "",
-              "| step | deck | mean | forced skips | objective | kept |", "|---|---|---|---|---|---|"]
+              "The deck is searched together with the sides: after both side searches, hill climbing from 3 "
+              "cards per numeral (1, 2, 3 bridges, two 3s lowered to 2) measures every candidate deck on the "
+              "best side A and side B found, by the sum of the two sides' objectives; then every finalist "
+              "side is measured again with the chosen deck.", "",
+              "| step | deck | mean | numeral skips | bridge skips | objective | kept |",
+              "|---|---|---|---|---|---|---|"]
     for t in result.trials:
         if t.stage == "deck":
-            lines.append(f"| {t.step} | `{t.description}` | {t.mean:.2f} | {t.forced:.2f} | "
-                         f"{t.objective:.2f} | {'yes' if t.kept else ''} |")
-    band = f"{GOAL_BAND[0] + SEARCH_MARGIN:.0%}-{GOAL_BAND[1] - SEARCH_MARGIN:.0%}".replace("%", "")
+            lines.append(f"| {t.step} | `{t.description}` | {t.mean:.2f} | {t.numeral_skips:.2f} | "
+                         f"{t.bridge_skips:.2f} | {t.objective:.2f} | {'yes' if t.kept else ''} |")
     lines += ["", "## Side search", "",
-              f"Each candidate was measured with {b.games} strong-bot games on the same deals. "
-              f"Side A maximised the mean score; side B aimed at side A's mean / {B_RATIO}; both pay "
-              f"{GOAL_WEIGHT:g} points per unit of goal rate outside {band} % (the 20-80 % band "
-              f"narrowed by {SEARCH_MARGIN * 100:g} points for the measuring error) and 3 points per "
-              "forced skip. "
-              f"Side A has at most {MAX_LANES['A']} lanes: on a denser 9x9 side the strong bot links six "
-              f"circled islands in over 90 % of games. The {FINALISTS} best distinct candidates of each "
-              f"search (`check` rows) were measured again with {CONFIRM_GAMES * b.games} fresh games of "
-              f"the strong and the greedy bot, and the best of them was kept; side A's finalists were "
-              f"measured once more after the deck search, with the chosen deck (`with deck` rows). In "
-              f"these checks the objective also pays "
-              f"{EDGE_WEIGHT:g} points per unit the strong bot falls short of {MIN_EDGE}x the greedy "
-              "bot's mean.", "",
-              "| stage | step | mean | red | blue | six | forced | objective | kept |",
-              "|---|---|---|---|---|---|---|---|---|"]
+              f"Each candidate is measured under both setups ({b.search.screen_deals} deals x every setup "
+              f"for the random setup, {b.search.games} games for the adversary's). Side A aims at the "
+              f"highest mean score, side B at side A's mean / {B_RATIO}; both add 0.2 points per legal "
+              "placement per turn and pay for every objective missed, aimed inside its target by a margin "
+              "for the measuring error ("
+              + ", ".join(f"{u} {MARGINS[u]:g} at {WEIGHTS[u]:g} points per unit" for u in MARGINS)
+              + f"). The {FINALISTS} best distinct candidates of each search (`check` rows) are measured "
+              f"again with the chosen deck, the greedy bot too ({b.confirm.screen_deals} deals x every "
+              f"setup, {b.confirm.games} adversary games), and the best is kept. Numbers are means over "
+              "both setups.", "",
+              "| stage | step | what | mean | red | blue | six | numeral skips | bridge skips | objective "
+              "| kept |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for t in result.trials:
         if t.stage != "deck":
-            lines.append(f"| {t.stage} | {t.step} | {t.mean:.2f} | {t.goal_rate['red']:.0%} | "
-                         f"{t.goal_rate['blue']:.0%} | {t.goal_rate['six']:.0%} | {t.forced:.2f} | "
-                         f"{t.objective:.2f} | {'yes' if t.kept else ''} |")
+            lines.append(f"| {t.stage} | {t.step} | {t.description} | {t.mean:.2f} | "
+                         f"{t.goal_rate['red']:.0%} | {t.goal_rate['blue']:.0%} | {t.goal_rate['six']:.0%} | "
+                         f"{t.numeral_skips:.2f} | {t.bridge_skips:.2f} | {t.objective:.2f} | "
+                         f"{'yes' if t.kept else ''} |")
     cal = result.calibration
     lines += ["", "## Bonus values", "",
               f"Red {sc.bonus['red'][0]}/{sc.bonus['red'][1]} and blue "
               f"{sc.bonus['blue'][0]}/{sc.bonus['blue'][1]} are the published values. Strong-bot goal "
-              "rates over both sides: " + ", ".join(f"{g} {cal[f'rate_{g}']:.0%}" for g in GOALS)
+              "rates of the chosen sides in their checks (both setups): "
+              + ", ".join(f"{g} {cal[f'rate_{g}']:.0%}" for g in GOALS)
               + f". Red and blue are worth {cal['expected_red_blue']:.2f} points per game on average "
               "(value x rate);"
               f" the six-island first value is that worth divided by the six rate, clamped to 5-11: "
               f"**{sc.bonus['six'][0]}**, and the later value keeps the published later/first ratio: "
-              f"**{sc.bonus['six'][1]}**. (The search and the final games above use the provisional six "
-              f"value {PROVISIONAL_SIX[0]}/{PROVISIONAL_SIX[1]}; the solo games below use the calibrated "
-              "one.)", "", "## Solo tables", "",
-              f"Strong bot, {b.final_games} games per side (seed {result.seed + 2}). The solo player "
-              "writes the setup numeral where they like, so each game takes a random unflagged island "
-              "and a random 3 or 4: one fixed choice can put a goal nearly out of reach, and its limits "
-              "would rest on a handful of games. "
-              "A goal's limit is the turn by which the strong bot reached it in 75 % (easy), 50 % (normal) "
-              "and 25 % (hard) of the games that reached it.", "",
-              "| side | goal | reached | turn quartiles | easy | normal | hard |",
-              "|---|---|---|---|---|---|---|"]
-    for name, sim in result.solo.items():
-        s = sim.summary["strong"]
+              f"**{sc.bonus['six'][1]}**. The searches use the provisional six value "
+              f"{PROVISIONAL_SIX[0]}/{PROVISIONAL_SIX[1]}; the final games above and the solo tables use "
+              "the calibrated one.", "", "## Solo tables", "",
+              "From the strong bot's final games with a random setup (a solo player writes the setup "
+              "numeral where they like). A goal's limit is the turn by which the strong bot had reached it "
+              "in the share of **all** games closest to "
+              + ", ".join(f"{int(v * 100)} % ({lv})" for lv, v in SOLO_SHARES.items())
+              + "; the table gives each limit with the share of games that reached the goal by then "
+              "(a goal reached in fewer games than a level asks for gets the whole game, 17).", "",
+              "| side | goal | reached | easy | normal | hard |", "|---|---|---|---|---|---|"]
+    for name, m in result.final.items():
+        s = m.summary("random")
+        lv = sc.solo_levels[name]
+        shares = result.solo_shares.get(name, {})
         for g in GOALS:
-            lv = sc.solo_levels[name]
-            lines.append(f"| {name} | {g} | {s.goal_rate[g]:.0%} | {_fmt_turns(s.goal_turns[g])} | "
-                         f"{lv['easy'][g]} | {lv['normal'][g]} | {lv['hard'][g]} |")
-    lines += ["", "Rating bands for the final solo score (normal limits), from the strong bot's solo "
-              "scores at the 90th, 75th, 50th and 25th percentile:", ""]
-    for name, bands in sc.ratings.items():
-        lines.append(f"- Side {name}: " + "; ".join(f"{m}+ {w}" for m, w in bands))
+            cells = [f"{lv[level][g]} ({shares[level][g]:.0%})" if shares else str(lv[level][g])
+                     for level in ("easy", "normal", "hard")]
+            lines.append(f"| {name} | {g} | {s.goal_rate[g]:.0%} | " + " | ".join(cells) + " |")
+    lines += ["", "Rating bands for the final solo score at each level (that level's limits), from the "
+              "strong bot's solo scores at the 90th, 75th, 50th and 25th percentile:", ""]
+    for name, by_level in sc.level_ratings.items():
+        for level, bands in by_level.items():
+            lines.append(f"- Side {name}, {level}: " + "; ".join(f"{m}+ {w}" for m, w in bands))
     lines.append("")
     return "\n".join(lines)
 
 
 def write_design(result: DesignResult, out_dir: str, layouts_dir: str | None = None,
-                  seconds: float | None = None) -> list[str]:
+                  seconds: float | None = None, others: Sequence[DesignResult] = ()) -> list[str]:
     """Write the report, plots and layout files into out_dir (and layouts_dir if given); return the paths."""
     from pathlib import Path
 
@@ -306,13 +353,16 @@ def write_design(result: DesignResult, out_dir: str, layouts_dir: str | None = N
         written.append(str(write_atomic(out / "layouts" / name, text)))
         if layouts_dir is not None:
             written.append(str(write_atomic(Path(layouts_dir) / name, text)))
-    for name, sim in result.final.items():
+    for name, m in result.final.items():
+        sim = m.sims["adversary"]
         series = {bot: [r.score for r in recs] for bot, recs in sim.records.items()}
         written.append(str(write_atomic(out / f"scores-{name}.svg",
-                                        histogram_svg(series, f"Side {name}: final scores per bot"))))
+                                        histogram_svg(series, f"Side {name}: final scores per bot "
+                                                      "(adversary's setup)"))))
         curves = {f"{g} (strong)": goal_curve(sim, "strong", g) for g in GOALS}
         curves.update({f"{g} (greedy, dashed)": goal_curve(sim, "greedy", g) for g in GOALS})
         written.append(str(write_atomic(out / f"goals-{name}.svg",
-                                        curves_svg(curves, f"Side {name}: goals reached by turn"))))
-    written.append(str(write_atomic(out / "design.md", report_markdown(result, seconds))))
+                                        curves_svg(curves, f"Side {name}: goals reached by turn "
+                                                   "(adversary's setup)"))))
+    written.append(str(write_atomic(out / "design.md", report_markdown(result, seconds, others))))
     return written

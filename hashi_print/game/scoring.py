@@ -127,9 +127,17 @@ def scoring_from_json(obj: object, source: str = "scoring") -> Scoring:
         ratings = {s: tuple(_rating_band(band, f"ratings {s}")
                             for band in json_list(bands, f"ratings {s}", longest=16))
                    for s, bands in _named(obj.get("ratings", {}), '"ratings"').items()}
+        level_ratings = {s: {lv: _rating_bands(bands, f"level_ratings {s} {lv}")
+                             for lv, bands in _named(by_level, f"level_ratings {s}").items()}
+                         for s, by_level in _named(obj.get("level_ratings", {}), '"level_ratings"').items()}
     except HashiError as err:
         raise LayoutError(err.message, source=source) from None
-    return Scoring(per_circled, bonus, solo, levels, ratings)
+    return Scoring(per_circled, bonus, solo, levels, ratings, level_ratings)
+
+
+def _rating_bands(value: object, what: str) -> tuple[tuple[int, str], ...]:
+    """Check a list of [minimum score, words] rating bands."""
+    return tuple(_rating_band(band, what) for band in json_list(value, what, longest=16))
 
 
 def _named(value: object, what: str) -> dict:
@@ -173,6 +181,9 @@ def scoring_to_json(scoring: Scoring, **extra: object) -> dict:
         "bonus": {g: list(v) for g, v in scoring.bonus.items()},
         "solo": scoring.solo, "solo_levels": scoring.solo_levels,
         "ratings": {s: [list(b) for b in bands] for s, bands in scoring.ratings.items()},
+        **({"level_ratings": {s: {lv: [list(b) for b in bands] for lv, bands in by_level.items()}
+                              for s, by_level in scoring.level_ratings.items()}}
+           if scoring.level_ratings else {}),
         **extra,
     }
 
@@ -265,7 +276,15 @@ def winners(scores: Sequence[Score], valid: Sequence[bool] | None = None) -> lis
     return [pos for pos in eligible if scores[pos].total == best]
 
 
-def rating(scoring: Scoring, side: str, total: int) -> str | None:
-    """Return the words of the best rating band a solo total reaches on `side`, or None without bands."""
-    bands = scoring.ratings.get(side.upper(), ())
+def rating_bands_of(scoring: Scoring, side: str, level: str | None = None) -> tuple[tuple[int, str], ...]:
+    """The rating bands of a side at a solo level (the standard bands without a level or level bands)."""
+    key = side.upper()
+    if level is not None and level in scoring.level_ratings.get(key, {}):
+        return scoring.level_ratings[key][level]
+    return scoring.ratings.get(key, ())
+
+
+def rating(scoring: Scoring, side: str, total: int, level: str | None = None) -> str | None:
+    """Return the words of the best rating band a solo total reaches on `side` (at `level`), or None."""
+    bands = rating_bands_of(scoring, side, level)
     return next((words for least, words in bands if total >= least), None)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from hashi_print.game.board import BoardSide
-from hashi_print.game.bots import SETUPS, STRATEGIES, Context, can_bridge
+from hashi_print.game.bots import SETUPS, STRATEGIES, Context, can_bridge, legal_places
 from hashi_print.game.deck import CARDS_PLAYED, GOALS, Card, Deck
 from hashi_print.game.rules import GameState, Move, apply, new_game
 from hashi_print.game.scoring import Scoring, score_sheet
@@ -32,6 +32,9 @@ class GameRecord:
     forced_skips: int
     bridges: int
     setup: tuple[int, int]
+    forced_numeral_skips: int = 0
+    numeral_places: int = 0
+    bridge_places: int = 0
 
     def goal_turn(self, goal: str) -> int | None:
         """The turn on which `goal` was reached, or None."""
@@ -52,6 +55,25 @@ class Summary:
     mean_skips: float
     mean_forced_skips: float
     mean_bridges: float
+    mean_numeral_skips: float = 0.0
+    mean_forced_numeral_skips: float = 0.0
+    mean_numeral_places: float = 0.0
+    mean_bridge_places: float = 0.0
+
+    @property
+    def voluntary_numeral_skips(self) -> float:
+        """Turns per game on which the bot could write the numeral and did not."""
+        return self.mean_numeral_skips - self.mean_forced_numeral_skips
+
+    @property
+    def voluntary_bridge_skips(self) -> float:
+        """Turns per game on which the bot could draw the card's bridges and did not."""
+        return self.mean_skips - self.mean_forced_skips
+
+    @property
+    def numeral_share(self) -> float:
+        """The share of the cards seen whose numeral the bot wrote."""
+        return 1.0 - self.mean_numeral_skips / CARDS_PLAYED
 
 
 @dataclass(frozen=True)
@@ -69,20 +91,32 @@ def deal(deck: Deck, rng: random.Random) -> tuple[Card, ...]:
     return tuple(cards[:CARDS_PLAYED])
 
 
-def play_game(side: BoardSide, deck: Deck, scoring: Scoring, strategy: str, setup: str, index: int,
+Setup = str | tuple[tuple[int, int], ...]
+
+
+def play_game(side: BoardSide, deck: Deck, scoring: Scoring, strategy: str, setup: Setup, index: int,
               seed: int, partial: bool = False) -> tuple[GameRecord, tuple[Move, ...], GameState]:
-    """Play one solo game; every move is checked and applied by the rules engine."""
-    cards = deal(deck, random.Random(f"{seed}/{index}/cards"))
+    """Play one solo game; every move is checked and applied by the rules engine.
+
+    `setup` names a setup strategy of hashi_print.game.bots, or lists m (island, value) setups: then
+    game `index` takes setup index % m on deal index // m, so the m setups play the same deals.
+    """
+    deal_index = index if isinstance(setup, str) else index // len(setup)
+    cards = deal(deck, random.Random(f"{seed}/{deal_index}/cards"))
     bot = STRATEGIES[strategy]
     context = Context(side, deck, scoring, (), random.Random(f"{seed}/{index}/{strategy}"), partial)
-    placed = SETUPS[setup](side, context)
+    placed = SETUPS[setup](side, context) if isinstance(setup, str) else setup[index % len(setup)]
     state = new_game(side, placed)
     moves: list[Move] = []
-    numeral_skips = bridge_skips = forced = 0
+    numeral_skips = numeral_forced = bridge_skips = forced = numeral_places = bridge_places = 0
     for card in cards:
+        places = legal_places(state, card, context.tables)
+        numeral_places += places[0]
+        bridge_places += places[1]
         move = bot(state, card, context)
         if move.numeral is None:
             numeral_skips += 1
+            numeral_forced += places[0] == 0
         if not move.bridges:
             bridge_skips += 1
             if not can_bridge(state, card, context):
@@ -92,14 +126,15 @@ def play_game(side: BoardSide, deck: Deck, scoring: Scoring, strategy: str, setu
         context = replace(context, seen=context.seen + (card,))
     score = score_sheet(state, scoring)
     record = GameRecord(index, strategy, score.total, score.circled, state.goals, numeral_skips,
-                        bridge_skips, forced, sum(state.bridges), placed)
+                        bridge_skips, forced, sum(state.bridges), placed, numeral_forced, numeral_places,
+                        bridge_places)
     return record, tuple(moves), state
 
 
 _WORK: dict[str, object] = {}
 
 
-def _init(side: BoardSide, deck: Deck, scoring: Scoring, setup: str, seed: int, partial: bool) -> None:
+def _init(side: BoardSide, deck: Deck, scoring: Scoring, setup: Setup, seed: int, partial: bool) -> None:
     """Keep the batch's fixed inputs in the worker process."""
     _WORK.update(side=side, deck=deck, scoring=scoring, setup=setup, seed=seed, partial=partial)
 
@@ -119,7 +154,7 @@ def _run_chunk(task: tuple[str, int, int]) -> list[GameRecord]:
 
 
 def simulate(side: BoardSide, deck: Deck, strategies: Sequence[str], n: int, seed: int, *,
-             scoring: Scoring, setup: str = "hostile", workers: int = 2, partial: bool = False,
+             scoring: Scoring, setup: Setup = "hostile", workers: int = 2, partial: bool = False,
              progress: Callable[[int, int], None] | None = None) -> Simulation:
     """Play `n` games per strategy (the same card orders for each) and summarise them.
 
@@ -174,7 +209,11 @@ def summarise(records: Sequence[GameRecord]) -> Summary:
         quartiles=_quartiles(scores), mean_circled=statistics.fmean(r.circled for r in records),
         goal_rate=rate, goal_turns=turns, mean_skips=statistics.fmean(r.bridge_skips for r in records),
         mean_forced_skips=statistics.fmean(r.forced_skips for r in records),
-        mean_bridges=statistics.fmean(r.bridges for r in records))
+        mean_bridges=statistics.fmean(r.bridges for r in records),
+        mean_numeral_skips=statistics.fmean(r.numeral_skips for r in records),
+        mean_forced_numeral_skips=statistics.fmean(r.forced_numeral_skips for r in records),
+        mean_numeral_places=statistics.fmean(r.numeral_places for r in records) / CARDS_PLAYED,
+        mean_bridge_places=statistics.fmean(r.bridge_places for r in records) / CARDS_PLAYED)
 
 
 @dataclass

@@ -14,7 +14,7 @@ from hashi_print.errors import FormatError, HashiError, PuzzleError, RuleError
 from hashi_print.game.board import BoardSide, builtin_side
 from hashi_print.game.deck import CARDS_PLAYED, GOALS, Card, load_deck
 from hashi_print.game.rules import Move, apply, new_game
-from hashi_print.game.scoring import load_scoring, rating, score_sheet
+from hashi_print.game.scoring import load_scoring, rating, rating_bands_of, score_sheet
 from hashi_print.game.simulate import deal
 from hashi_print.i18n import _, language
 from hashi_print.puzzle.deduce import check_state, hint, island_names, lane_name
@@ -216,7 +216,7 @@ def game_task(side_name: str, level: str, seed: int) -> dict:
         "levels": list(scoring.solo_levels.get(side.name, {})),
         "goals": [{"goal": g, "limit": limits.get(g), "bonus": scoring.bonus[g][0]} for g in GOALS],
         "per_circled": scoring.per_circled,
-        "ratings": [list(b) for b in scoring.ratings.get(side.name, ())],
+        "ratings": [list(b) for b in rating_bands_of(scoring, side.name, level)],
         "turns": CARDS_PLAYED,
     }
 
@@ -278,7 +278,7 @@ def _play(side_name: str, level: str, seed: int, setup: str | None, turns: list[
         scoring = load_scoring()
         score = score_sheet(state, scoring, solo_side=side.name, solo_level=level)
         record = record_from_moves(side, setup_move, cards, moves, player=player)
-        out |= {"score": score.to_json(), "rating": rating(scoring, side.name, score.total),
+        out |= {"score": score.to_json(), "rating": rating(scoring, side.name, score.total, level),
                 "record": format_record(record)}
     return out
 

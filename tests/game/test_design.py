@@ -12,21 +12,29 @@ import pytest
 from hashi_print.game.board import BoardSide, side_from_json, side_to_json
 from hashi_print.game.deck import Card, Deck, deck_from_json
 from hashi_print.game.design import (
-    SEARCH_MARGIN,
+    FINALISTS,
+    MARGINS,
+    QUICK,
     Budget,
     DesignResult,
+    Measure,
+    Pool,
     base_deck,
     calibrate_six,
+    circleable,
     deck_problems,
     design,
+    design_checks,
     finalists,
-    goal_penalty,
+    measure_side,
     mutate_deck,
     mutate_side,
     objective_problems,
+    plain_setups,
     provisional_scoring,
     random_side,
     rating_bands,
+    side_checks,
     side_objective,
     side_of,
     side_problems,
@@ -34,7 +42,7 @@ from hashi_print.game.design import (
 )
 from hashi_print.game.design_report import curves_svg, histogram_svg, layout_files, write_design
 from hashi_print.game.scoring import scoring_from_json
-from hashi_print.game.simulate import GameRecord, Simulation, Summary, summarise
+from hashi_print.game.simulate import GameRecord, Simulation, summarise
 
 
 def grid_side() -> BoardSide:
@@ -97,50 +105,139 @@ def test_random_and_mutated_sides_meet_every_constraint_and_load_back():
     assert side_from_json(json.loads(json.dumps(side_to_json(side)))) == side
 
 
+def test_single_lane_islands_are_reported_and_never_made():
+    layout = {(i.row, i.col): i.flag for i in grid_side().islands}
+    # Q at (8, 6) moved to (7, 6): it keeps only the lane to l at (4, 6) above it... and P and R lose theirs.
+    del layout[(8, 6)]
+    layout[(7, 6)] = None
+    side = side_of("T", 9, 9, layout)
+    single = [isl.label for k, isl in enumerate(side.islands) if len(side.geometry.lanes_of[k]) < 2]
+    assert single
+    problems = side_problems(side)
+    for label in single:
+        assert any(p.startswith(f"island {label} has 1 lane") for p in problems), problems
+    rng = random.Random(9)
+    for _ in range(3):
+        made = random_side("A", 9, 9, rng)
+        assert all(len(lanes) >= 2 for lanes in made.geometry.lanes_of)
+
+
+def test_every_unflagged_island_can_take_a_setup_three_or_four():
+    side = grid_side()
+    for k, isl in enumerate(side.islands):
+        lanes = len(side.geometry.lanes_of[k])
+        # Independent count: two bridges per lane; 3 and 4 fit exactly when the island has two lanes.
+        assert circleable(side, k, 4) == (2 * lanes >= 4)
+        assert circleable(side, k, 3) == (2 * lanes >= 3)
+        if isl.flag is None:
+            assert circleable(side, k, 3) and circleable(side, k, 4)
+
+
+def test_crossing_minimum_is_per_side():
+    side = grid_side()
+    assert any("crossing" in p for p in side_problems(side, min_crossings=50))
+    rng = random.Random(3)
+    b = random_side("B", 10, 10, rng, min_crossings=6)
+    assert side_problems(b, 6) == []
+    assert side_problems(mutate_side(b, rng, min_crossings=6), 6) == []
+
+
 def test_lane_cap_is_reported_and_kept_by_search_moves():
     side = grid_side()
     lanes = len(side.geometry.lanes)
     assert side_problems(side, max_lanes=lanes) == []
     assert side_problems(side, max_lanes=lanes - 1) == [f"{lanes} lanes; at most {lanes - 1} wanted"]
     rng = random.Random(6)
-    capped = random_side("A", 9, 9, rng, max_lanes=19)
-    assert len(capped.geometry.lanes) <= 19
+    capped = random_side("A", 9, 9, rng, max_lanes=23)
+    assert len(capped.geometry.lanes) <= 23
     for _ in range(5):
-        capped = mutate_side(capped, rng, max_lanes=19)
-        assert len(capped.geometry.lanes) <= 19 and side_problems(capped) == []
+        capped = mutate_side(capped, rng, max_lanes=23)
+        assert len(capped.geometry.lanes) <= 23 and side_problems(capped) == []
 
 
-def summary_with(mean: float, rates: tuple[float, float, float], forced: float = 0.0) -> Summary:
-    """A made-up summary with the given mean score, red/blue/six rates and forced skips."""
-    goals = ("red", "blue", "six")
-    return Summary(40, mean, 5.0, (mean - 3, mean, mean + 3), 10.0, dict(zip(goals, rates, strict=True)),
-                   dict.fromkeys(goals), 4.0, forced, 30.0)
+def record(index: int, bot: str, score: int, goals: dict[str, int] | None = None, numeral_skips: int = 2,
+           forced_numerals: int = 0, bridge_skips: int = 3, forced: int = 1) -> GameRecord:
+    """A made-up game record."""
+    return GameRecord(index, bot, score, score // 3, tuple((goals or {}).items()), numeral_skips,
+                      bridge_skips, forced, 20, (0, 3), forced_numerals, 17 * 8, 17 * 3)
 
 
-def test_goal_penalty_counts_distance_outside_the_band():
-    assert goal_penalty(summary_with(30, (0.5, 0.2, 0.8))) == 0
-    assert goal_penalty(summary_with(30, (0.1, 0.5, 0.95))) == pytest.approx(0.1 + 0.15)
-    assert goal_penalty(summary_with(30, (0.5, 0.2, 0.8)), margin=0.05) == pytest.approx(0.1)
+def sim_of(rows: dict[str, list[GameRecord]]) -> Simulation:
+    """A Simulation from records per bot."""
+    recs = {bot: tuple(r) for bot, r in rows.items()}
+    return Simulation(recs, {bot: summarise(r) for bot, r in recs.items()})
 
 
-def test_side_objective_prefers_rates_inside_the_band_and_a_clear_strong_edge():
-    inside = summary_with(36, (0.5, 0.5, 0.6))
-    six_too_often = summary_with(38, (0.5, 0.5, 0.9))
-    assert side_objective(inside, None) > side_objective(six_too_often, None)
+def fake_measure(strong: int, greedy: int | None, reached: dict[str, int], games: int = 10,
+                 numeral_skips: int = 2) -> Measure:
+    """Both setups alike: the strong bot scores `strong` and reaches goal g in its first reached[g] games."""
+    rows = {"strong": [record(k, "strong", strong, {g: 9 for g, n in reached.items() if k < n},
+                              numeral_skips=numeral_skips) for k in range(games)]}
+    if greedy is not None:
+        rows["greedy"] = [record(k, "greedy", greedy) for k in range(games)]
+    sim = sim_of(rows)
+    return Measure((0, 3), (((0, 3), float(strong)),), {"adversary": sim, "random": sim})
+
+
+def test_side_checks_cover_every_objective_under_both_setups():
+    good = fake_measure(40, 30, {"red": 5, "blue": 5, "six": 5})
+    checks = side_checks("A", good)
+    assert {c.setup for c in checks} == {"adversary", "random"}
+    assert all(c.met for c in checks)
+    names = {c.objective for c in checks}
+    assert names == {"voluntary numeral skips", "voluntary bridge skips", "numerals written", "red reached",
+                     "blue reached", "six reached", "strong / greedy mean"}
+    # 5 numeral skips: 3 voluntary is A's limit, so 5 misses it and writes 12/17 = 71 % < 75 %.
+    skippy = fake_measure(40, 30, {"red": 5, "blue": 5, "six": 5}, numeral_skips=5)
+    missed = {c.objective for c in side_checks("A", skippy) if not c.met}
+    assert missed == {"voluntary numeral skips", "numerals written"}
+    # Side B allows 4 voluntary numeral skips but still wants 75 % of the numerals written.
+    four = fake_measure(30, 20, {"red": 3, "blue": 3, "six": 3}, numeral_skips=4)
+    assert all(c.met for c in side_checks("B", four) if c.objective != "side A / side B mean")
+    # Goal bands: A 25-85 %, B 15-70 %.
+    b_checks = side_checks("B", fake_measure(30, 20, {"red": 1, "blue": 8, "six": 3}), good)
+    assert {c.objective for c in b_checks if not c.met} == {"red reached", "blue reached"}
+    close = fake_measure(36, 33, {"red": 5, "blue": 5, "six": 5})
+    missed = {(c.objective, c.setup) for c in side_checks("B", close, good) if not c.met}
+    assert missed == {("strong / greedy mean", k) for k in ("adversary", "random")} | {
+        ("side A / side B mean", k) for k in ("adversary", "random")}
+
+
+def test_side_objective_pays_for_misses_and_margins():
+    inside = fake_measure(36, 20, {"red": 5, "blue": 5, "six": 5})
+    six_too_often = fake_measure(38, 20, {"red": 5, "blue": 5, "six": 10})
+    assert side_objective("A", inside) > side_objective("A", six_too_often)
     # Side B aims at a target mean rather than the highest one.
-    assert side_objective(summary_with(30, (0.5, 0.5, 0.5)), 30) > side_objective(inside, 30)
-    # A rate just inside 20-80 % still pays for the search margin.
-    edge_rate = 0.8 - SEARCH_MARGIN / 2
-    assert side_objective(summary_with(36, (0.5, 0.5, edge_rate)), None) < side_objective(inside, None)
-    close_greedy, far_greedy = summary_with(34, (0.3, 0.3, 0.3)), summary_with(24, (0.3, 0.3, 0.3))
-    assert side_objective(inside, None, close_greedy) < side_objective(inside, None, far_greedy)
-    assert side_objective(inside, None, far_greedy) == side_objective(inside, None)
+    assert side_objective("B", fake_measure(30, 20, {"red": 5, "blue": 5, "six": 5}), target=30) > \
+        side_objective("B", inside, target=30)
+    # A rate on the band's edge pays for the search margin.
+    edge = fake_measure(36, 20, {"red": 5, "blue": 5, "six": 8}, games=10)
+    assert [c for c in side_checks("A", edge, margins=MARGINS) if not c.met]
+    assert side_objective("A", edge) < side_objective("A", inside)
 
 
 def test_finalists_are_the_best_distinct_candidates():
     a, b, c = (random_side("A", 9, 9, random.Random(k)) for k in (1, 2, 3))
-    measured = [(5.0, 1, a), (9.0, 2, b), (9.0, 3, b), (7.0, 4, c), (1.0, 5, a)]
-    assert finalists(measured) == [(2, b), (4, c), (1, a)]
+    m = fake_measure(30, None, {})
+    measured = [(5.0, 1, a, m), (9.0, 2, b, m), (9.0, 3, b, m), (7.0, 4, c, m), (1.0, 5, a, m)]
+    assert [(step, side) for step, side, _m in finalists(measured)] == [(2, b), (4, c), (1, a)][:FINALISTS]
+
+
+def test_adversary_is_the_setup_with_the_lowest_mean():
+    side = grid_side()
+    deck, scoring = base_deck(), provisional_scoring()
+    m = measure_side(side, deck, scoring, QUICK.confirm, 4, Pool(workers=1))
+    setups = plain_setups(side)
+    assert len(setups) == 2 * sum(1 for isl in side.islands if isl.flag is None)
+    assert [s for s, _ in m.setup_means] == list(setups)
+    assert m.adversary in setups
+    # The random-setup games play every setup equally often, on the same deals.
+    taken = [r.setup for r in m.sims["random"].records["strong"]]
+    assert sorted(taken) == sorted(setups * QUICK.confirm.screen_deals)
+    assert {r.setup for r in m.sims["adversary"].records["strong"]} == {m.adversary}
+    # Among the two suspects (lowest screening means) the adversary has the lower re-measured mean.
+    lowest = sorted(m.setup_means, key=lambda x: x[1])[:2]
+    assert m.adversary in [s for s, _ in lowest]
 
 
 def test_random_side_is_deterministic():
@@ -161,54 +258,35 @@ def test_deck_constraints():
     assert any("bridges in the deck" in p for p in problems)
 
 
-def fake_sim(turns: dict[str, list[int | None]], scores: list[int]) -> Simulation:
-    """A Simulation of strong-bot records with the given goal turns and scores."""
-    records = []
-    for k, score in enumerate(scores):
-        goals = tuple((g, t[k]) for g, t in turns.items() if t[k] is not None)
-        records.append(GameRecord(k, "strong", score, score // 2, goals, 0, 0, 0, 20, (0, 3)))
-    recs = tuple(records)
-    return Simulation({"strong": recs}, {"strong": summarise(recs)})
-
-
-def bots_sim(strong: list[int], greedy: list[int], reached: dict[str, int]) -> Simulation:
-    """Strong and greedy records; the strong bot reaches each goal in its first `reached[goal]` games."""
-    recs = {}
-    for bot, scores in (("strong", strong), ("greedy", greedy)):
-        rows = []
-        for k, score in enumerate(scores):
-            goals = tuple((g, 10) for g, n in reached.items() if bot == "strong" and k < n)
-            rows.append(GameRecord(k, bot, score, score // 2, goals, 0, 0, 0, 20, (0, 3)))
-        recs[bot] = tuple(rows)
-    return Simulation(recs, {b: summarise(r) for b, r in recs.items()})
-
-
 def test_objective_problems_name_each_missed_objective():
-    side_a = bots_sim([40] * 10, [30] * 10, {"red": 5, "blue": 5, "six": 5})
-    side_b = bots_sim([30] * 10, [25] * 10, {"red": 3, "blue": 3, "six": 3})
-    result = DesignResult({}, base_deck(), provisional_scoring(), (), {"A": side_a, "B": side_b}, {}, {}, 1,
+    side_a = fake_measure(40, 30, {"red": 5, "blue": 5, "six": 5})
+    side_b = fake_measure(30, 25, {"red": 3, "blue": 3, "six": 3})
+    result = DesignResult({}, base_deck(), provisional_scoring(), (), {"A": side_a, "B": side_b}, {}, 1,
                           Budget())
     assert objective_problems(result) == []
-    hard_b = bots_sim([38] * 10, [36] * 10, {"red": 1, "blue": 3, "six": 9})
-    assert objective_problems(replace(result, final={"A": side_a, "B": hard_b})) == [
-        "side B: red reached in 10% of strong games", "side B: six reached in 90% of strong games",
-        "side B: strong bot only 1.056x greedy", "side A / side B mean 1.053, below 1.15"]
+    assert set(design_checks(result)) == {"A", "B"}
+    hard_b = fake_measure(38, 36, {"red": 1, "blue": 3, "six": 9})
+    problems = objective_problems(replace(result, final={"A": side_a, "B": hard_b}))
+    assert "side B, adversary setup: red reached 10% (wanted 15%-70%)" in problems
+    assert "side B, random setup: six reached 90% (wanted 15%-70%)" in problems
+    assert "side B, adversary setup: strong / greedy mean 1.056 (wanted >= 1.15)" in problems
+    assert "side B, random setup: side A / side B mean 1.053 (wanted >= 1.15)" in problems
+    assert len(problems) == 8
 
 
-def test_solo_tables_use_quartile_turns():
-    # red turns 10, 12, 14, 16: quartiles 11.5, 13, 14.5, rounded up in the player's favour.
-    sim = fake_sim({"red": [10, 12, 14, 16, None], "blue": [None] * 5, "six": [8, 8, 8, 8, 8]},
-                   [30, 32, 34, 36, 38])
-    levels = solo_tables(sim)
-    assert levels["easy"]["red"] == 15 and levels["normal"]["red"] == 13 and levels["hard"]["red"] == 12
-    assert levels["normal"]["blue"] == 17  # never reached: the whole game
-    assert levels["hard"]["six"] == 8
+def test_solo_limits_are_turns_reached_in_a_share_of_all_games():
+    # Ten games; red reached on turns 5, 6, ... 12 in eight of them, never in two.
+    rows = [record(k, "strong", 30, {"red": 5 + k} if k < 8 else {}) for k in range(10)]
+    limits, shares = solo_tables(sim_of({"strong": rows}))
+    # By turn t, (t - 4) games of 10 have red: 60 % at turn 10, 40 % at 8, 20 % at 6.
+    assert (limits["easy"]["red"], limits["normal"]["red"], limits["hard"]["red"]) == (10, 8, 6)
+    assert shares["easy"]["red"] == pytest.approx(0.6) and shares["hard"]["red"] == pytest.approx(0.2)
+    # Never reached: the whole game, with its true share.
+    assert limits["easy"]["blue"] == 17 and shares["easy"]["blue"] == 0
 
 
 def test_six_value_balances_expected_bonus():
-    sim = fake_sim({"red": [10, None, None, None], "blue": [9, 9, None, None], "six": [5, 6, 7, None]},
-                   [30, 30, 30, 30])
-    (first, later), info = calibrate_six([sim])
+    (first, later), info = calibrate_six([{"red": 0.25, "blue": 0.5, "six": 0.75}])
     # red 9 x 25 % and blue 7 x 50 % average 2.875 points; six is reached 75 %: 2.875 / 0.75 = 3.8 -> 5.
     assert info["expected_red_blue"] == pytest.approx(2.875)
     assert (first, later) == (5, 2)
@@ -231,9 +309,8 @@ def test_svg_plots_parse():
 
 
 def test_tiny_design_is_deterministic_and_writes_a_report(tmp_path):
-    budget = Budget(side_steps=1, deck_steps=1, games=3, final_games=5)
-    one = design(3, budget, workers=1)
-    two = design(3, budget, workers=1)
+    one = design(3, QUICK, workers=1)
+    two = design(3, QUICK, workers=2)
     assert layout_files(one) == layout_files(two)
     files = layout_files(one)
     side_a = side_from_json(json.loads(files["side-a.json"]))
@@ -241,13 +318,16 @@ def test_tiny_design_is_deterministic_and_writes_a_report(tmp_path):
     assert deck_problems(deck_from_json(json.loads(files["deck.json"]))) == []
     scoring = scoring_from_json(json.loads(files["scoring.json"]))
     assert set(scoring.solo) == {"A", "B"} and set(scoring.solo_levels["B"]) == {"easy", "normal", "hard"}
-    written = write_design(one, str(tmp_path))
+    assert set(scoring.level_ratings["A"]) == {"easy", "normal", "hard"}
+    assert scoring.ratings["A"] == scoring.level_ratings["A"]["normal"]
+    written = write_design(one, str(tmp_path), others=[two])
     report = (tmp_path / "design.md").read_text()
     assert "strong" in report and f"**{scoring.bonus['six'][0]}**" in report
-    assert "- Objectives: " in report
-    assert {r.setup for r in one.solo["B"].records["strong"]} <= {
-        (i, v) for i, isl in enumerate(side_from_json(json.loads(files["side-b.json"])).islands)
-        if isl.flag is None for v in (3, 4)}
+    assert "- Objectives (shipped seed): " in report
+    assert ("| objective | target | seed 3 adversary | seed 3 random | seed 3 adversary | seed 3 random |"
+            in report)
+    side_b = side_from_json(json.loads(files["side-b.json"]))
+    assert {r.setup for r in one.final["B"].sims["random"].records["strong"]} == set(plain_setups(side_b))
     for path in written:
         if path.endswith(".svg"):
             ET.parse(path)
@@ -259,10 +339,10 @@ def test_design_command_writes_report_and_layouts(tmp_path):
     from hashi_print.cli import cli
 
     out = tmp_path / "design"
-    result = CliRunner().invoke(cli, ["design", "--seed", "5", "--budget", "1", "--games", "2",
-                                      "--final-games", "3", "--workers", "1", "--out", str(out)])
+    result = CliRunner().invoke(cli, ["design", "--seed", "5", "--quick", "--workers", "1",
+                                      "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert (out / "design.md").read_text().startswith("# Hashi layout design report")
     side = side_from_json(json.loads((out / "layouts" / "side-b.json").read_text()))
-    assert side.name == "B" and side_problems(side) == []
+    assert side.name == "B" and side_problems(side, 6) == []
     assert str(out / "scores-A.svg") in result.output

@@ -1,41 +1,77 @@
-"""Tests of the shipped layouts: hard constraints, solo tables, and the bots' ranking on both sides."""
+"""Tests of the shipped layouts: hard constraints, solo tables, the objectives, and their reproduction."""
 
 from __future__ import annotations
 
 import pytest
 
+from hashi_print.files import designed_json, designed_text
 from hashi_print.game.board import builtin_side
 from hashi_print.game.deck import CARDS_PLAYED, GOALS, load_deck
-from hashi_print.game.design import GOAL_BAND, MAX_LANES, deck_problems, side_problems
+from hashi_print.game.design import (
+    SIDE_CROSSINGS,
+    Measure,
+    deck_problems,
+    design,
+    plain_setups,
+    side_checks,
+    side_problems,
+)
+from hashi_print.game.design_report import layout_files
 from hashi_print.game.scoring import load_scoring
 from hashi_print.game.simulate import simulate
 
-# Enough games that the bots' means are stable to about a point (the same deals for every bot).
-GAMES = 100
+# 3 deals x every setup (66 games) for the random setup, 60 games under the adversary's setup: a goal
+# rate is measured to about +-6 points, a mean to about a point (the same deals for every bot).
+DEALS = 3
+GAMES = 60
 SEED = 2024
-# 100 games measure a goal rate to about +-5 points; the design report's 400 games are inside 20-80 %.
-RATE_SLACK = 0.05
+# Negative margins: each target widened by about 2-3 standard errors of these games.
+SLACK = {"rate": -0.1, "skips": -0.6, "share": -0.03, "edge": -0.05, "ratio": -0.05}
+KNOWN_MISSES = {(side, setup, goal) for side, goal in (("A", "blue reached"), ("A", "six reached"),
+                                                      ("B", "six reached"))
+                for setup in ("adversary", "random")}
+
+
+def adversary(name: str) -> tuple[int, int]:
+    """The setup the design run's adversary chose for a side (noted in scoring.json, e.g. `H4`)."""
+    side = builtin_side(name)
+    text = designed_json("scoring.json")["design"]["adversary"][name]
+    return side.island(text[:-1]), int(text[-1])
 
 
 @pytest.fixture(scope="module")
 def results():
-    """Strong, greedy and random games on both shipped sides, the same deals for every bot."""
+    """Strong, greedy and random games on both shipped sides under both setups, as the design measures."""
     deck, scoring = load_deck(), load_scoring()
-    return {name: simulate(builtin_side(name), deck, ["strong", "greedy", "random"], GAMES, SEED,
-                           scoring=scoring, workers=2).summary
-            for name in ("A", "B")}
+    out = {}
+    for name in ("A", "B"):
+        side = builtin_side(name)
+        setups = plain_setups(side)
+        bots = ["strong", "greedy", "random"]
+        sims = {"random": simulate(side, deck, bots, DEALS * len(setups), SEED, scoring=scoring,
+                                   setup=setups, workers=2),
+                "adversary": simulate(side, deck, bots, GAMES, SEED, scoring=scoring,
+                                      setup=(adversary(name),), workers=2)}
+        out[name] = Measure(adversary(name), (), sims)
+    return out
 
 
 @pytest.mark.parametrize("name", ["A", "B"])
 def test_shipped_sides_meet_every_design_constraint(name):
     side = builtin_side(name)
     assert side.name == name
-    assert side_problems(side) == []
+    assert side_problems(side, SIDE_CROSSINGS[name]) == []
     assert len(side.flagged("red")) == 4 and len(side.flagged("blue")) == 3
+    # Independently of the checker: two lanes at every island, so a setup 4 fits anywhere (2 + 2).
+    for k in range(len(side.islands)):
+        assert len(side.geometry.lanes_of[k]) >= 2
 
 
-def test_side_a_keeps_the_searchs_lane_cap():
-    assert len(builtin_side("A").geometry.lanes) <= MAX_LANES["A"]
+@pytest.mark.parametrize("name", ["A", "B"])
+def test_the_adversarys_setup_is_a_legal_one(name):
+    side = builtin_side(name)
+    island, value = adversary(name)
+    assert side.islands[island].flag is None and value in (3, 4)
 
 
 def test_sides_differ():
@@ -47,7 +83,6 @@ def test_shipped_deck_meets_its_constraints():
     deck = load_deck()
     assert deck_problems(deck) == []
     assert all(count >= 2 for count in deck.numeral_counts().values())
-    assert deck.max_bridges() <= 34
 
 
 def test_shipped_scoring_is_complete_and_ordered():
@@ -61,32 +96,33 @@ def test_shipped_scoring_is_complete_and_ordered():
         assert scoring.solo[side] == levels["normal"]
         for goal in GOALS:
             assert 1 <= levels["hard"][goal] <= levels["normal"][goal] <= levels["easy"][goal] <= CARDS_PLAYED
-        mins = [m for m, _ in scoring.ratings[side]]
-        assert mins == sorted(mins, reverse=True) and mins[-1] == 0
+        assert set(scoring.level_ratings[side]) == {"easy", "normal", "hard"}
+        for bands in scoring.level_ratings[side].values():
+            mins = [m for m, _ in bands]
+            assert mins == sorted(mins, reverse=True) and mins[-1] == 0
 
 
+@pytest.mark.parametrize("setup", ["random", "adversary"])
 @pytest.mark.parametrize("name", ["A", "B"])
-def test_strong_beats_greedy_beats_random(results, name):
-    s = results[name]
+def test_strong_beats_greedy_beats_random(results, name, setup):
+    s = results[name].sims[setup].summary
     assert s["strong"].mean > s["greedy"].mean > s["random"].mean
-    assert s["strong"].mean >= 1.15 * s["greedy"].mean
-    assert s["greedy"].mean >= 1.5 * s["random"].mean
 
 
-def test_side_a_is_gentler_than_side_b(results):
-    assert results["A"]["strong"].mean >= 1.15 * results["B"]["strong"].mean
+def test_every_objective_is_met_or_a_known_miss(results):
+    # The design's own checks on these games, with the slack of about 2-3 standard errors of 60 games.
+    checks = side_checks("A", results["A"], margins=SLACK) + side_checks("B", results["B"], results["A"],
+                                                                        margins=SLACK)
+    assert len(checks) == 2 * 7 + 2 * 8
+    missed = {(c.side, c.setup, c.objective) for c in checks if not c.met}
+    # The shipped design (seed 1) misses these targets of issue 13 (bench/design.md says why); a design
+    # that meets one of them should update this list, a design that misses another fails here.
+    assert missed == KNOWN_MISSES, sorted(missed ^ KNOWN_MISSES)
 
 
-@pytest.mark.parametrize("name", ["A", "B"])
-def test_every_goal_is_reached_in_some_games_but_not_all(results, name):
-    low, high = GOAL_BAND
-    rates = results[name]["strong"].goal_rate
-    for goal in GOALS:
-        assert low - RATE_SLACK <= rates[goal] <= high + RATE_SLACK, (goal, rates[goal])
-
-
-@pytest.mark.parametrize("name", ["A", "B"])
-def test_greedy_bot_alone_does_not_solve_the_side(results, name):
-    # The strong bot reaches the goals clearly more often than the greedy one.
-    strong, greedy = results[name]["strong"].goal_rate, results[name]["greedy"].goal_rate
-    assert sum(strong.values()) >= 1.2 * sum(greedy.values())
+@pytest.mark.slow
+def test_design_seed_1_reproduces_the_shipped_files():
+    # The full design run (several minutes on 2 cores): what `hashi-print design --seed 1 --write-layouts`
+    # writes must be the shipped files, byte for byte.
+    for name, text in layout_files(design(1)).items():
+        assert text == designed_text(name), name
