@@ -12,8 +12,9 @@ import sys
 from pathlib import Path
 
 from babel.messages.pofile import read_po
-from fontTools import subset
 from fontTools.ttLib import TTFont
+
+from hashi_print.render.fonts import cut_font
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "hashi_print" / "locale"
@@ -46,14 +47,7 @@ def catalog_characters() -> set[int]:
 def make_subset(source: Path, target: Path, family: str, style: str, unicodes: set[int]) -> None:
     """Write the subset of `source` holding `unicodes` (those it has) under a new name."""
     font = TTFont(source)
-    options = subset.Options()
-    options.hinting = False
-    options.layout_features = []
-    options.name_IDs = [0, 1, 2, 3, 4, 5, 6, 13, 14]
-    options.notdef_outline = True
-    subsetter = subset.Subsetter(options)
-    subsetter.populate(unicodes=sorted(unicodes & set(font.getBestCmap())))
-    subsetter.subset(font)
+    cut_font(font, unicodes & set(font.getBestCmap()))
     full = family if style == "Regular" else f"{family} {style}"
     ps = full.replace(" ", "-") if style != "Regular" else family.replace(" ", "")
     names = {1: family, 2: style, 3: f"hashi-print: {full}", 4: full, 6: ps}

@@ -85,21 +85,27 @@ def svg_family(name: str) -> str:
     return SVG_FAMILIES[LATIN[False] if name in LATIN.values() else name.split("-")[0]]
 
 
-def subset_font(name: str, text: str) -> bytes:
-    """The face `name` cut down to the characters of `text`, as TrueType bytes (the same on every run)."""
+def cut_font(font, unicodes: set[int]) -> None:
+    """Cut a fontTools font, in place, down to the characters `unicodes` (no hinting, no layout features)."""
     from fontTools import subset
-    from fontTools.ttLib import TTFont as ToolsFont
 
-    with as_file(font_file(name)) as path:
-        font = ToolsFont(str(path), recalcTimestamp=False)
     options = subset.Options()
     options.hinting = False
     options.layout_features = []
     options.name_IDs = _KEEP_NAMES
     options.notdef_outline = True
     subsetter = subset.Subsetter(options)
-    subsetter.populate(text="".join(sorted(set(text))))
+    subsetter.populate(unicodes=sorted(unicodes))
     subsetter.subset(font)
+
+
+def subset_font(name: str, text: str) -> bytes:
+    """The face `name` cut down to the characters of `text`, as TrueType bytes (the same on every run)."""
+    from fontTools.ttLib import TTFont as ToolsFont
+
+    with as_file(font_file(name)) as path:
+        font = ToolsFont(str(path), recalcTimestamp=False)
+    cut_font(font, {ord(ch) for ch in text})
     out = io.BytesIO()
     font.save(out)
     return out.getvalue()
