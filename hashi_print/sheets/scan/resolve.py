@@ -33,6 +33,7 @@ BREAK_PRIOR = math.log(99.0)
 BREAK = BREAK_PRIOR + math.log(CLEAR / (1.0 - CLEAR))
 MAX_STEPS = 3000
 INNER_STEPS = 200
+TRIALS = 60_000  # numeral choices tried per reading at most (a clean sheet needs a few hundred)
 
 
 @dataclass(frozen=True)
@@ -142,13 +143,14 @@ def _allowed(numeral_probs: dict, count: int, circled: bool) -> dict:
     return {v: p for v, p in numeral_probs.items() if v is None or v > count}
 
 
-def _inner(marks: Marks, numerals: tuple[dict, ...], deck: Deck) -> _Inner | None:
-    """The most likely numerals the rules allow given bridges and circles, or None when none fit."""
+def _inner(marks: Marks, numerals: tuple[dict, ...], deck: Deck) -> tuple[_Inner | None, int]:
+    """The most likely numerals the rules allow given bridges and circles (None when none fit), and the
+    number of numeral choices tried."""
     side = marks.side
     counts = GameState(side, (None,) * len(side.islands), marks.bridges).counts
     allowed = [_allowed(p, counts[i], i in marks.circled) for i, p in enumerate(numerals)]
     if any(not a or max(a.values()) <= 0 for a in allowed):
-        return None
+        return None, 0
     geo = side.geometry
     # A bridge needs a numbered end: when neither end is likely numbered, the likelier one must be.
     first = [max(a, key=a.get) for a in allowed]
@@ -161,32 +163,41 @@ def _inner(marks: Marks, numerals: tuple[dict, ...], deck: Deck) -> _Inner | Non
             ]
             p, end = max(ends)
             if p <= 0:
-                return None
+                return None, 0
             allowed[end] = {v: q for v, q in allowed[end].items() if v is not None}
             first[end] = max(allowed[end], key=allowed[end].get)
-    chosen = _numerals_by_deck(marks, allowed, deck)
+    chosen, tried = _numerals_by_deck(marks, allowed, deck)
     if chosen is None:
-        return None
+        return None, tried
     cost = sum(-math.log(max(allowed[i][v], 1e-12)) for i, v in enumerate(chosen))
     posterior = tuple(allowed[i][v] / sum(allowed[i].values()) for i, v in enumerate(chosen))
-    return _Inner(tuple(chosen), cost, posterior)
+    return _Inner(tuple(chosen), cost, posterior), tried
 
 
-def _numerals_by_deck(marks: Marks, allowed: list[dict], deck: Deck) -> list | None:
-    """The likeliest allowed numerals that also fit the deck (best-first over the uncircled islands)."""
+def _numerals_by_deck(marks: Marks, allowed: list[dict], deck: Deck) -> tuple[list | None, int]:
+    """The likeliest allowed numerals that also fit the deck (best-first over the uncircled islands),
+    and the number of choices tried."""
     ranked = [sorted(a, key=a.get, reverse=True)[:3] for a in allowed]
     costs = [[-math.log(max(allowed[i][v], 1e-12)) for v in r] for i, r in enumerate(ranked)]
     free = [i for i, r in enumerate(ranked) if len(r) > 1]
+    # Bridges and circles are fixed here, and `allowed` already keeps the circle and count rules:
+    # a choice of numerals need only fit the deck and give every bridge a numbered end.
+    spare = [0] * 7
+    for p in marks.cards:
+        spare[deck.cards[p - 1].numeral] += 1
+    geo = marks.side.geometry
+    ends = [(geo.lanes[k].a, geo.lanes[k].b) for k, b in enumerate(marks.bridges) if b]
     start = tuple(0 for _ in ranked)
     heap, seen = [(0.0, start)], {start}
-    for _ in range(INNER_STEPS):
+    for tried in range(1, INNER_STEPS + 1):
         if not heap:
-            break
+            return None, tried
         cost, pick = heapq.heappop(heap)
         chosen = [ranked[i][c] for i, c in enumerate(pick)]
-        trial = Marks(marks.side, tuple(chosen), marks.bridges, marks.circled, marks.cards, marks.goals)
-        if consistent(trial, deck):
-            return chosen
+        if _fits(chosen, spare, ends) and consistent(
+            Marks(marks.side, tuple(chosen), marks.bridges, marks.circled, marks.cards, marks.goals), deck
+        ):
+            return chosen, tried
         for i in free:
             c = pick[i] + 1
             if c < len(ranked[i]):
@@ -194,7 +205,23 @@ def _numerals_by_deck(marks: Marks, allowed: list[dict], deck: Deck) -> list | N
                 if nxt not in seen:
                     seen.add(nxt)
                     heapq.heappush(heap, (cost - costs[i][c - 1] + costs[i][c], nxt))
-    return None
+    return None, INNER_STEPS
+
+
+def _fits(numerals: list, spare: list[int], ends: list[tuple[int, int]]) -> bool:
+    """True when the numerals fit the crossed-off cards (plus one setup 3 or 4) and every bridge has a numbered end."""
+    if any(numerals[a] is None and numerals[b] is None for a, b in ends):
+        return False
+    left = spare.copy()
+    extra = 0
+    for n in numerals:
+        if n is not None:
+            left[n] -= 1
+            if left[n] < 0:
+                if n not in SETUP_VALUES:
+                    return False
+                extra += 1
+    return extra <= 1
 
 
 def consistent(marks: Marks, deck: Deck) -> bool:
@@ -224,11 +251,12 @@ def consistent(marks: Marks, deck: Deck) -> bool:
 
 
 def _evaluate(fields, choice, side, numerals, deck):
-    """Total cost and inner reading of one outer choice, or None when the rules allow no numerals."""
-    inner = _inner(_outer_marks(fields, choice, side), numerals, deck)
+    """Total cost and inner reading of one outer choice (None when the rules allow no numerals), and the
+    numeral choices it tried."""
+    inner, tried = _inner(_outer_marks(fields, choice, side), numerals, deck)
     if inner is None:
-        return None
-    return sum(f.costs[c] for f, c in zip(fields, choice, strict=True)) + inner.cost, inner
+        return None, tried
+    return (sum(f.costs[c] for f, c in zip(fields, choice, strict=True)) + inner.cost, inner), tried
 
 
 def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
@@ -256,7 +284,7 @@ def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
         weights = [math.exp(-best_cost)]
         for c in range(len(f.options)):
             if c != best[n]:
-                alt = _evaluate(fields, best[:n] + (c,) + best[n + 1 :], side, m.numerals, deck)
+                alt, _ = _evaluate(fields, best[:n] + (c,) + best[n + 1 :], side, m.numerals, deck)
                 if alt is not None:
                     weights.append(math.exp(-alt[0]))
         post = weights[0] / sum(weights)
@@ -332,14 +360,17 @@ def _best_consistent(fields: list[_Field], side: BoardSide, numerals: tuple[dict
     open_set = [(sum(f.costs[0] for f in fields), start)]
     seen = {start}
     out: list = []
-    steps = 0
+    steps = tried = 0
     open_fields = [n for n, f in enumerate(fields) if len(f.options) > 1]
-    while open_set and steps < MAX_STEPS:
+    # A badly spoilt photo opens very many readings: the search stops after so many numeral choices,
+    # and whatever it leaves undecided goes to a person.
+    while open_set and steps < MAX_STEPS and tried < TRIALS:
         cost, choice = heapq.heappop(open_set)
         if len(out) >= 2 and cost + inner_floor >= out[1][0]:
             break
         steps += 1
-        ev = _evaluate(fields, choice, side, numerals, deck)
+        ev, spent = _evaluate(fields, choice, side, numerals, deck)
+        tried += spent
         if ev is not None:
             out.append((ev[0], choice, ev[1]))
             out.sort(key=lambda item: item[0])
