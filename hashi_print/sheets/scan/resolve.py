@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from hashi_print.game.board import BoardSide
-from hashi_print.game.deck import Deck
+from hashi_print.game.deck import GOALS, Deck
 from hashi_print.game.rules import SETUP_VALUES, GameState, goals_met
 from hashi_print.sheets.marks import Marks
 from hashi_print.sheets.scan.fields import Measured
@@ -92,8 +92,8 @@ def _outer_fields(m: Measured, side: BoardSide) -> list[_Field]:
         [_field("bridges", k, side.lane_name(k), p) for k, p in enumerate(m.lanes)]
         + [_field("circled", i, labels[i], p) for i, p in enumerate(m.circles)]
         + [_field("card", j, str(j + 1), p) for j, p in enumerate(m.cards)]
-        + [_field("bonus", 0, goal, p) for goal, p in m.goals.items()]
-        + [_field("bonus", 1, first_box(goal), p) for goal, p in m.lost_first.items()]
+        + [_field("bonus", GOALS.index(goal), goal, p) for goal, p in m.goals.items()]
+        + [_field("first", GOALS.index(goal), first_box(goal), p) for goal, p in m.lost_first.items()]
     )
 
 
@@ -121,10 +121,10 @@ def _outer_marks(fields: list[_Field], choice: tuple[int, ...], side: BoardSide)
             circled.add(f.index)
         elif f.kind == "card" and v:
             cards.add(f.index + 1)
-        elif f.kind == "bonus" and f.index == 0 and v is not None:
-            goals.append((f.where, v))
-        elif f.kind == "bonus" and f.index == 1 and v:
-            lost.add(f.where.split()[0])
+        elif f.kind == "bonus" and v is not None:
+            goals.append((GOALS[f.index], v))
+        elif f.kind == "first" and v:
+            lost.add(GOALS[f.index])
     return Marks(
         side,
         (None,) * len(side.islands),
@@ -209,7 +209,7 @@ def _numerals_by_deck(marks: Marks, allowed: list[dict], deck: Deck) -> tuple[li
 
 
 def _fits(numerals: list, spare: list[int], ends: list[tuple[int, int]]) -> bool:
-    """True when the numerals fit the crossed-off cards (plus one setup 3 or 4) and every bridge has a numbered end."""
+    """True when the numerals fit the crossed-off cards (and a setup 3 or 4) and every bridge has a numbered end."""
     if any(numerals[a] is None and numerals[b] is None for a, b in ends):
         return False
     left = spare.copy()
@@ -350,7 +350,9 @@ def _number(where: str, read, probs: dict, confidence: float) -> Uncertain:
 def _uncertain(f: _Field, chosen: int, confidence: float) -> Uncertain:
     """Describe one doubtful field for the report."""
     read = f.options[chosen]
-    return Uncertain(f.kind, f.where, read, tuple(v for v in f.options if v != read), confidence)
+    # The contract names a goal's "first" box a bonus field too; its place says which box it is.
+    kind = "bonus" if f.kind == "first" else f.kind
+    return Uncertain(kind, f.where, read, tuple(v for v in f.options if v != read), confidence)
 
 
 def _best_consistent(fields: list[_Field], side: BoardSide, numerals: tuple[dict, ...], deck: Deck) -> list:
