@@ -68,8 +68,8 @@ class Resolved:
 
 @dataclass(frozen=True)
 class _Field:
-    kind: str
-    index: int
+    kind: str  # bridges, circled, card, bonus (a goal's turn) or first (a goal's "first" box)
+    index: int  # the lane, island, card or goal (in GOALS order) it belongs to
     where: str
     options: tuple  # values, most likely first
     costs: tuple  # -log p of each option
@@ -209,7 +209,7 @@ def _numerals_by_deck(marks: Marks, allowed: list[dict], deck: Deck) -> tuple[li
 
 
 def _fits(numerals: list, spare: list[int], ends: list[tuple[int, int]]) -> bool:
-    """True when the numerals fit the crossed-off cards (and a setup 3 or 4) and every bridge has a numbered end."""
+    """True when the numerals fit the crossed-off cards (plus a setup 3 or 4) and each bridge has a numbered end."""
     if any(numerals[a] is None and numerals[b] is None for a, b in ends):
         return False
     left = spare.copy()
