@@ -209,7 +209,7 @@ def _numerals_by_deck(marks: Marks, allowed: list[dict], deck: Deck) -> tuple[li
 
 
 def _fits(numerals: list, spare: list[int], ends: list[tuple[int, int]]) -> bool:
-    """True when the numerals fit the crossed-off cards (plus a setup 3 or 4) and each bridge has a numbered end."""
+    """True when the numerals fit the crossed-off cards and every bridge has a numbered end."""
     if any(numerals[a] is None and numerals[b] is None for a, b in ends):
         return False
     left = spare.copy()
