@@ -399,9 +399,12 @@ def test_a_solo_game_played_to_the_end_gives_a_record_validate_accepts(page, ser
             page.mouse.click(*at((r1 + r2) / 2, (c1 + c2) / 2))
 
     setup = next(i for i, isl in enumerate(side.islands) if isl.flag is None)
+    # No card is shown before the setup numeral is written: no empty card frame either.
+    assert not page.locator("#cardbox").is_visible()
     click_island(setup)
     page.click("#setup-4")
     page.wait_for_selector("#turn-buttons:not([hidden])")
+    assert page.locator("#cardbox").is_visible()
     state = new_game(side, (setup, 4))
     # an illegal turn first: a numeral on a flagged island that no bridge touches yet
     flagged = next(i for i, isl in enumerate(side.islands) if isl.flag)
