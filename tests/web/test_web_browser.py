@@ -203,7 +203,7 @@ def test_colours_check_hint_undo_across_the_hint_reload_and_share(page, server):
     page.keyboard.press("c")
     settle(page)
     # The check's answer comes on its own request, after the board's own check on a loaded machine.
-    page.wait_for_selector("#board .bridge.wrong")
+    page.wait_for_selector("#board .bridge.wrong", state="attached")
     marked = page.locator("#board .bridge.wrong").evaluate_all("els => els.map(e => e.dataset.lane)")
     assert len(marked) == 1
     assert page.locator("#status").inner_text().startswith("1 wrong bridge")
