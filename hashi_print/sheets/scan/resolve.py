@@ -303,14 +303,18 @@ def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
             if a != b and ("number", labels[i]) not in doubtful:
                 doubtful[("number", labels[i])] = Uncertain("number", labels[i], a, (b,), share)
     # Where the rules overrode what the ink says, a player who broke a rule is the other explanation:
-    # unless the ink leans the rules' way enough, that field is left to a person.
+    # unless the ink leans the rules' way enough, that field is left to a person. A sheet that breaks
+    # a rule shows it at one of its fields of that kind, so each field's own prior is that much lower.
+    per_kind = Counter(f.kind for f in fields)
     for n, f in enumerate(fields):
-        kept = 1.0 / (1.0 + math.exp(f.costs[best[n]] - f.costs[0] - BREAK_PRIOR))
+        prior = BREAK_PRIOR + math.log(per_kind[f.kind])
+        kept = 1.0 / (1.0 + math.exp(f.costs[best[n]] - f.costs[0] - prior))
         if kept < CLEAR and (f.kind, f.where) not in doubtful:
             doubtful[(f.kind, f.where)] = _uncertain(f, best[n], kept)
+    prior = BREAK_PRIOR + math.log(len(labels))
     for i, (a, b) in enumerate(zip(inner.numerals, raw.numerals, strict=True)):
         p = m.numerals[i]
-        kept = 1.0 / (1.0 + math.exp(math.log(max(p[b], 1e-12) / max(p.get(a, 0.0), 1e-12)) - BREAK_PRIOR))
+        kept = 1.0 / (1.0 + math.exp(math.log(max(p[b], 1e-12) / max(p.get(a, 0.0), 1e-12)) - prior))
         if kept < CLEAR and ("number", labels[i]) not in doubtful:
             doubtful[("number", labels[i])] = _number(labels[i], a, p, kept)
     # A numeral settled by bridges or a circle that are themselves in doubt is in doubt too.
