@@ -3,7 +3,8 @@
 Rules used while reading: a circled island's numeral equals its bridges; an uncircled numeral is
 above its bridges; only a numbered island is circled; a bridge has a numbered end; crossing lanes
 do not both carry bridges; the numerals written are among the crossed-off cards' numerals plus the
-setup 3 or 4; a goal's turn is written only when the goal is reached, and not after the last card.
+setup 3 or 4; a goal's turn is written only when the goal is reached, not before it could have been
+reached, and not after the last card.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 
 from hashi_print.game.board import BoardSide
 from hashi_print.game.deck import GOALS, Deck
-from hashi_print.game.rules import SETUP_VALUES, GameState, goals_met
+from hashi_print.game.rules import SETUP_VALUES, GameState, earliest_goal_turn, goals_met
 from hashi_print.sheets.marks import Marks
 from hashi_print.sheets.scan.fields import Measured
 
@@ -247,7 +248,9 @@ def consistent(marks: Marks, deck: Deck) -> bool:
     if len(extra) > 1 or (extra and extra[0] not in SETUP_VALUES):
         return False
     reached = set(goals_met(state))
-    return all(g in reached and t <= max(1, len(marks.cards)) for g, t in marks.goals)
+    return all(
+        g in reached and earliest_goal_turn(state, g) <= t <= max(1, len(marks.cards)) for g, t in marks.goals
+    )
 
 
 def _evaluate(fields, choice, side, numerals, deck):
