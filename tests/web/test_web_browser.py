@@ -21,6 +21,7 @@ from hashi_print.game.simulate import deal
 from hashi_print.puzzle.formats import parse_puzzle
 from hashi_print.puzzle.model import Solution
 from hashi_print.puzzle.solve import solve
+from hashi_print.render.sheet import FLAG_COLORS
 from tests.independent import is_valid_solution
 
 CHROMIUM = "/usr/bin/chromium"
@@ -460,6 +461,7 @@ FLAGS_DRAWN = """root => [...document.querySelectorAll(root + ' .flag')].map((g)
   return {island: island ? island.dataset.island : null,
     colour: g.classList.contains('red') ? 'red' : g.classList.contains('blue') ? 'blue' : '?',
     corners: g.querySelector('polygon').points.numberOfItems,
+    fill: getComputedStyle(g.querySelector('polygon')).fill,
     letter: g.querySelector('text.letter').textContent, label: g.getAttribute('aria-label'),
     role: g.getAttribute('role'), title: g.querySelector('title').textContent,
     onCloth: letter.x >= cloth.x && letter.x + letter.width <= cloth.x + cloth.width &&
@@ -482,8 +484,12 @@ def test_red_and_blue_flags_differ_in_shape_and_letter_as_on_the_sheet(page, ser
     board = page.evaluate(FLAGS_DRAWN, "#sheet")
     flags = {isl.label: isl.flag for isl in side.islands if isl.flag}
     assert {f["island"]: f["colour"] for f in board} == flags
+    # the printed sheet's colours, as the browser paints them
+    painted = {goal: "rgb({}, {}, {})".format(*(int(hex_[k:k + 2], 16) for k in (1, 3, 5)))
+               for goal, hex_ in FLAG_COLORS.items()}
     for f in board:
         assert (f["corners"], f["letter"]) == shape[f["colour"]], f
+        assert f["fill"] == painted[f["colour"]], f
         assert f["label"] == f["title"] == names[f["colour"]] and f["role"] == "img", f
         assert f["onCloth"], f
     # the goal table shows each flag goal's symbol in the same shape, hidden from screen readers
