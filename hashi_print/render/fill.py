@@ -82,10 +82,10 @@ def draw_marks(cv: Canvas, lay: SheetLayout, marks: Marks, pen: Pen) -> None:
         if not pen.hand or pen.rng.random() < 0.5:
             _stroke(cv, pen, [(x + 0.4, y + 0.4), (x + w - 0.4, y + h - 0.4)])
     for goal, turn in marks.goals:
-        tens, units = lay.goal_turn_cells[goal]
-        if turn >= 10:
-            _numeral(cv, pen, _inset(tens, 0.9), turn // 10)
-        _numeral(cv, pen, _inset(units, 0.9), turn % 10)
+        x, y, w, h = lay.goal_turn_cells[goal][turn - 1]
+        _stroke(cv, pen, [(x + 0.4, y + h - 0.4), (x + w - 0.4, y + 0.4)])
+        if not pen.hand or pen.rng.random() < 0.5:
+            _stroke(cv, pen, [(x + 0.4, y + 0.4), (x + w - 0.4, y + h - 0.4)])
     for goal in sorted(marks.lost_first):
         x, y, w, h = lay.bonus_boxes[goal][0]
         _stroke(cv, pen, [(x + 0.5, y + h - 0.5), (x + w - 0.5, y + 0.5)])
@@ -94,14 +94,8 @@ def draw_marks(cv: Canvas, lay: SheetLayout, marks: Marks, pen: Pen) -> None:
     if marks.setup is not None:
         # The starting island's letter, written last so that a hand's random strokes above stay the same.
         x, y, w, h = lay.setup_box
-        cv.text(x + w / 2, y + h - 1.2, side.islands[marks.setup].label, size_pt=12, anchor="middle",
+        cv.text(x + w / 2, y + h - 0.6, side.islands[marks.setup].label, size_pt=10, anchor="middle",
                 color=pen.color)
-
-
-def _inset(box, d):
-    """A box shrunk by d mm on every side."""
-    x, y, w, h = box
-    return (x + d, y + d, w - 2 * d, h - 2 * d)
 
 
 def _wobble(pen: Pen, points: list[tuple[float, float]], amplitude: float) -> list[tuple[float, float]]:

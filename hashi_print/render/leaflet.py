@@ -213,8 +213,9 @@ TURN = (
      "reach an island that has no numeral yet.")),
     (N_("3. Circle"), N_("every island whose bridges now equal its numeral. A circled island is finished.")),
     (N_("4. Turn tracker and goals."), N_("Cross off this turn's box on the turn tracker (the boxes 1 to "
-     "17), so that you always know which turn it is. When you reach one of the three goals (page 2), write "
-     "the turn's number in the turn box beside that goal's bonus boxes: it decides who was first.")),
+     "17), so that you always know which turn it is. When you reach one of the three goals (page 2), also "
+     "cross off the box under this turn in that goal's row (marked with its symbol): it decides who was "
+     "first.")),
 )
 
 

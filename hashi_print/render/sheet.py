@@ -36,6 +36,9 @@ MARKER = 12.0
 RULER_MM = 50.0
 MIN_ISLAND_R = 4.5
 TURNS = 17
+TURN_ROW_H = 8.0  # the turn tracker's boxes, crossed off one a turn
+GOAL_ROW_H = 4.6  # each goal's row of boxes under them
+TRACKER_H = 2.0 + TURN_ROW_H + 0.6 + 3 * GOAL_ROW_H
 GOAL_TEXT = {"red": N_("all 4 red flags circled"), "blue": N_("all 3 blue flags circled"),
              "six": N_("6 circled islands joined by bridges")}
 
@@ -92,7 +95,7 @@ class SheetLayout:
     turn_label: Point
     setup_box: Box
     bonus_boxes: dict[str, tuple[Box, Box]]
-    goal_turn_cells: dict[str, tuple[Box, Box]]
+    goal_turn_cells: dict[str, tuple[Box, ...]]  # per goal, one box per turn under the turn tracker
     bonus_label: Point
     score_boxes: dict[str, Box]
     markers: tuple[tuple[float, float, float, int], ...]
@@ -115,11 +118,12 @@ def sheet_layout(side: BoardSide, paper: str = "a4", cards: int = 18, custom: bo
     markers = ((left, MARGIN, MARKER, ids[0]), (right - MARKER, MARGIN, MARKER, ids[1]),
                (right - MARKER, bottom, MARKER, ids[2]), (left, bottom, MARKER, ids[3]))
     ruler = ((w - RULER_MM) / 2, h - MARGIN - 5.0, RULER_MM)
-    # Bottom blocks stacked upwards from the marker band: score/bonus, turns, card strip.
-    bonus_top = h - MARGIN - MARKER - 36.0
-    turn_top = bonus_top - 12.0
-    card_top = turn_top - 22.0
-    board_top, board_bottom = MARGIN + MARKER + 8.0, card_top - 7.0
+    # Bottom blocks stacked upwards from the marker band: score/bonus, the turn tracker with a row per
+    # goal under it, card strip.
+    bonus_top = h - MARGIN - MARKER - 33.0
+    turn_top = bonus_top - 2.0 - TRACKER_H
+    card_top = turn_top - 19.0
+    board_top, board_bottom = MARGIN + MARKER + 5.0, card_top - 5.0
     pitch = min(inner / side.cols, (board_bottom - board_top) / side.rows, 24.0)
     if min(0.3 * pitch, 7.0) < MIN_ISLAND_R:
         raise LayoutError(f"a {side.rows}x{side.cols} grid does not fit on {paper} with islands of at least "
@@ -129,29 +133,34 @@ def sheet_layout(side: BoardSide, paper: str = "a4", cards: int = 18, custom: bo
     board = board_geometry(side, x0, y0, pitch)
 
     slot_w = inner / cards
-    card_slots = tuple((left + k * slot_w + 0.6, card_top + 4.0, slot_w - 1.2, 15.0) for k in range(cards))
+    card_slots = tuple((left + k * slot_w + 0.6, card_top + 4.0, slot_w - 1.2, 13.0) for k in range(cards))
     label_w, setup_w = 14.0, 21.0
     # The starting island's box opens the turn row: what was written before turn 1.
-    setup_box = (left + label_w + 0.4, turn_top + 2.0, setup_w - 2.0, 8.0)
+    setup_box = (left + label_w + 0.4, turn_top + 2.0, setup_w - 2.0, TURN_ROW_H)
     turn_x = left + label_w + setup_w
     turn_w = (right - turn_x) / TURNS
-    turn_boxes = tuple((turn_x + k * turn_w + 0.4, turn_top + 2.0, turn_w - 0.8, 8.0) for k in range(TURNS))
+    turn_boxes = tuple((turn_x + k * turn_w + 0.4, turn_top + 2.0, turn_w - 0.8, TURN_ROW_H)
+                       for k in range(TURNS))
     bonus_boxes, goal_turn_cells = {}, {}
     for k, goal in enumerate(GOALS):
-        y = bonus_top + 5.0 + k * 10.0
-        bonus_boxes[goal] = ((left + 68.0, y, 13.0, 8.5), (left + 84.0, y, 13.0, 8.5))
-        # Two one-digit cells (tens, units) for the turn the goal was reached: easy to read back.
-        goal_turn_cells[goal] = ((left + 99.0, y, 5.5, 8.5), (left + 105.0, y, 5.5, 8.5))
+        y = bonus_top + 5.0 + k * 9.0
+        bonus_boxes[goal] = ((left + 68.0, y, 13.0, 8.0), (left + 84.0, y, 13.0, 8.0))
+        # A row of boxes per goal under the turn tracker: the player crosses the box of the turn the
+        # goal was reached, which reads back as surely as a crossed-off card (a written number does not).
+        gy = turn_top + 2.0 + TURN_ROW_H + 0.6 + k * GOAL_ROW_H
+        goal_turn_cells[goal] = tuple(
+            (turn_x + t * turn_w + 0.4, gy, turn_w - 0.8, GOAL_ROW_H - 0.6) for t in range(TURNS)
+        )
     sx = left + 114.0
-    score_boxes = {"circled": (sx + 30.0, bonus_top + 5.0, 13.0, 8.5),
-                   "circled_points": (right - 15.0, bonus_top + 5.0, 15.0, 8.5),
-                   "bonus": (right - 15.0, bonus_top + 15.0, 15.0, 8.5),
-                   "total": (right - 15.0, bonus_top + 25.0, 15.0, 8.5)}
+    score_boxes = {"circled": (sx + 30.0, bonus_top + 5.0, 13.0, 8.0),
+                   "circled_points": (right - 15.0, bonus_top + 5.0, 15.0, 8.0),
+                   "bonus": (right - 15.0, bonus_top + 14.0, 15.0, 8.0),
+                   "total": (right - 15.0, bonus_top + 23.0, 15.0, 8.0)}
     return SheetLayout(
         width=w, height=h, board=board, title=(left + MARKER + 4.0, MARGIN + 6.0),
         player=(w / 2 + 10.0, MARGIN + 3.0, right - MARKER - 4.0 - (w / 2 + 10.0), 9.0),
         card_slots=card_slots, card_label=(left, card_top + 2.5),
-        turn_boxes=turn_boxes, turn_label=(left, turn_top + 8.0), setup_box=setup_box,
+        turn_boxes=turn_boxes, turn_label=(left, turn_top + 2.0 + TURN_ROW_H / 2 + 1.2), setup_box=setup_box,
         bonus_boxes=bonus_boxes, goal_turn_cells=goal_turn_cells, bonus_label=(left, bonus_top + 2.5),
         score_boxes=score_boxes,
         markers=markers, ruler=ruler, score_label=(sx, bonus_top + 2.5))
@@ -340,8 +349,8 @@ def _draw_card_strip(cv: Canvas, deck: Deck, lay: SheetLayout) -> None:
     for k, (card, (x, y, w, h)) in enumerate(zip(deck.cards, lay.card_slots, strict=True)):
         with cv.group(f"card-{k + 1}"):
             cv.rect(x, y, w, h, stroke="#000000", width=0.3)
-            cv.text(x + w / 2, y + 7.0, str(card.numeral), size_pt=15, anchor="middle", bold=True)
-            draw_card_pips(cv, x + w / 2, y + 9.6, card.bridges, w * 0.55, 1.6, width=0.55)
+            cv.text(x + w / 2, y + 6.4, str(card.numeral), size_pt=15, anchor="middle", bold=True)
+            draw_card_pips(cv, x + w / 2, y + 8.5, card.bridges, w * 0.55, 1.5, width=0.55)
 
 
 def _draw_turns(cv: Canvas, lay: SheetLayout) -> None:
@@ -352,11 +361,33 @@ def _draw_turns(cv: Canvas, lay: SheetLayout) -> None:
     for k, (x, y, w, h) in enumerate(lay.turn_boxes):
         cv.rect(x, y, w, h, stroke="#777777", width=0.25, id=f"turn-{k + 1}")
         cv.text(x + 0.8, y + 2.6, str(k + 1), size_pt=6, color="#777777")
+    # Under each turn, a box per goal: cross the one of the turn on which you reached that goal.
+    for goal in GOALS:
+        cells = lay.goal_turn_cells[goal]
+        with cv.group(f"goal-turns-{goal}"):
+            _goal_mark(cv, goal, cells[0][0] - 1.5, cells[0][1] + cells[0][3] / 2)
+            for x, y, w, h in cells:
+                cv.rect(x, y, w, h, stroke="#9a9a9a", width=0.2)
     x, y, w, h = lay.setup_box
     with cv.group("setup"):
         cv.rect(x, y, w, h, width=0.35)
         draw_fitted(cv, x + 0.8, y + 2.6, _("starting island"), w - 1.6, size_pt=6, min_pt=HOME_MIN_TEXT_PT,
                     color="#555555")
+
+
+def _goal_mark(cv: Canvas, goal: str, right: float, mid: float) -> None:
+    """Draw a goal's small symbol ending at `right`, centred on `mid`: its flag, or three joined circles."""
+    if goal in FLAG_COLORS:
+        # The smallest cloth on a short pole, so that the flag fits its row.
+        pole, h = 2.0, FLAG_MIN_MM
+        top = mid - (FLAG_POLE_GAP * pole + h) / 2
+        width = (2.0 if goal == "red" else 1.35) * h
+        draw_flag(cv, right - width, top + FLAG_POLE_GAP * pole + h, pole, goal)
+        return
+    for k in range(3):
+        cv.circle(right - 8.2 + k * 3.2, mid, 1.1, width=0.25)
+    cv.line(right - 7.1, mid, right - 5.2, mid, width=0.35)
+    cv.line(right - 3.9, mid, right - 2.0, mid, width=0.35)
 
 
 def _goal_icon(cv: Canvas, goal: str, x: float, y: float) -> None:
@@ -393,12 +424,6 @@ def _draw_bonus(cv: Canvas, scoring: Scoring, lay: SheetLayout) -> None:
                 cv.text(x + w / 2, y + 5.2, str(value), size_pt=12, anchor="middle", bold=True)
                 draw_fitted(cv, x + w / 2, y + h - 0.8, word, w - 1.0, size_pt=6, min_pt=HOME_MIN_TEXT_PT,
                             anchor="middle", color="#555555")
-        with cv.group(f"bonus-{goal}-turn"):
-            for x, y, w, h in lay.goal_turn_cells[goal]:
-                cv.rect(x, y, w, h, stroke="#777777", width=0.25)
-    tens, units = lay.goal_turn_cells[GOALS[-1]]
-    cv.text((tens[0] + units[0] + units[2]) / 2, tens[1] + tens[3] + 2.0, _("Turn"), size_pt=6,
-            anchor="middle", color="#555555", id="bonus-turn-label")
 
 
 def _draw_score(cv: Canvas, scoring: Scoring, lay: SheetLayout) -> None:

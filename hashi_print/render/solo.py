@@ -29,15 +29,15 @@ HOW_TO = (
        "shuffle the 18 cards and put one away unseen, then play the 17 others one by one."),
     N_("Pick a level before you start. A goal's bonus counts (its higher value) only if you reach it on or "
        "before the turn shown for your side and level; reached later, it scores nothing. When you reach a "
-       "goal, write the turn in its turn box on the sheet."),
+       "goal, cross off the box under that turn in the goal's row on the sheet."),
     N_("At the end, score {per} points per circled island plus the bonuses you earned, and look up your "
        "total in the rating bands of your side."),
 )
 READING = (N_("How to read the table:"),
            N_("find the row of your side and level. \u201cBy turn 12\u201d under a goal means its bonus "
-              "counts if you reach the goal on turn 12 or earlier: the turn you write in the goal\u2019s "
-              "turn box on the sheet. On the right, your final score earns the best rating whose lowest "
-              "score it reaches."))
+              "counts if you reach the goal on turn 12 or earlier: the turn whose box you cross off in the "
+              "goal\u2019s row on the sheet. On the right, your final score earns the best rating whose "
+              "lowest score it reaches."))
 
 # The level names and rating words of the designed scoring file, so that the catalogs carry them.
 DATA_WORDS = (N_("standard"), N_("easy"), N_("normal"), N_("hard"), N_("master builder"), N_("excellent"),

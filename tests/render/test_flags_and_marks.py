@@ -98,9 +98,10 @@ def test_red_and_blue_flags_are_told_apart_on_a_grey_print(tmp_path, data, which
     side, deck, scoring = data[which], data[2], data[3]
     pdf = render_sheet(side, deck, scoring, paper, "pdf", tmp_path / "sheet.pdf")
     shapes = solid_grey_shapes(grey_raster(pdf))
-    # The board's flags in reading order, then the goal icons of the red and the blue bonus rows.
+    # The board's flags in reading order, then the symbols of the red and the blue goal rows under the
+    # turn tracker, then those of the red and the blue bonus rows.
     flags = [isl.flag for isl in sorted(side.islands, key=lambda i: (i.row, i.col)) if isl.flag]
-    expected = ["triangle" if f == "red" else "banner" for f in flags] + ["triangle", "banner"]
+    expected = ["triangle" if f == "red" else "banner" for f in flags] + ["triangle", "banner"] * 2
     assert [b.shape for b in shapes] == expected
     # In grey the two colours are about the same: the shape, not the colour, is what tells them apart.
     red = np.mean([b.grey for b in shapes if b.shape == "triangle"])
@@ -207,7 +208,7 @@ def test_leaflet_says_how_the_turn_tracker_and_starting_island_box_are_used(tmp_
                     .pages[0].extract_text().split())
     assert "4. Turn tracker and goals." in text
     assert "Cross off this turn's box on the turn tracker" in text
-    assert "turn box beside that goal's bonus boxes" in text
+    assert "also cross off the box under this turn in that goal's row (marked with its symbol)" in text
     assert "“starting island” box at the start of the turn tracker" in text
 
 
@@ -237,17 +238,29 @@ def test_sheet_has_a_starting_island_box_before_turn_1(tmp_path, data, lang):
     assert sx < x < sx + sw and sy < y < sy + sh / 2  # at the top, leaving the box's lower part to write in
 
 
-def test_each_goal_has_a_turn_box_beside_its_bonus_boxes(tmp_path, data):
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_each_goal_has_a_row_of_turn_boxes_under_the_turn_tracker(tmp_path, data, paper):
     side, deck, scoring = data[0], data[2], data[3]
-    root = ET.parse(render_sheet(side, deck, scoring, "a4", "svg", tmp_path / "s.svg")).getroot()
+    root = ET.parse(render_sheet(side, deck, scoring, paper, "svg", tmp_path / "s.svg")).getroot()
     ids = {el.get("id"): el for el in root.iter() if el.get("id")}
+    turns = [rect_of(ids[f"turn-{t}"]) for t in range(1, 18)]
+    below = turns[0][1] + turns[0][3]
     for goal in ("red", "blue", "six"):
-        lx, ly, lw, lh = rect_of(next(ids[f"bonus-{goal}-later"].iter(f"{SVG}rect")))
-        cells = sorted(rect_of(r) for r in ids[f"bonus-{goal}-turn"].iter(f"{SVG}rect"))
-        assert len(cells) == 2
-        assert lx + lw < cells[0][0] < lx + lw + 4.0
-        assert all(c[1] == pytest.approx(ly) and c[3] == pytest.approx(lh) for c in cells)
-    assert ids["bonus-turn-label"].text == "Turn"
+        row = ids[f"goal-turns-{goal}"]
+        cells = sorted(rect_of(r) for r in row.iter(f"{SVG}rect"))
+        # One box under each turn, in its column, all on one line below the previous row.
+        assert len(cells) == 17
+        for (x, y, w, h), (tx, _, tw, _) in zip(cells, turns, strict=True):
+            assert x == pytest.approx(tx) and w == pytest.approx(tw)
+            assert y == pytest.approx(cells[0][1]) and h >= 3.5  # room for a cross
+        assert cells[0][1] >= below - 0.01
+        below = cells[0][1] + cells[0][3]
+        # The goal's symbol opens the row: its flag (red pennant, blue banner) or three joined circles.
+        corners = [len(p.get("points").split()) for p in row.iter(f"{SVG}polygon")]
+        circles = list(row.iter(f"{SVG}circle"))
+        assert (corners, len(circles)) == {"red": ([3], 0), "blue": ([4], 0), "six": ([], 3)}[goal]
+    # The bonus rows below no longer hold a written turn.
+    assert not any(i.startswith("bonus-") and i.endswith("-turn") for i in ids)
 
 
 # --- the solo table ---------------------------------------------------------------------------------------

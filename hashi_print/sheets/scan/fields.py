@@ -228,34 +228,27 @@ def _crossed(ink, box, ppm: float, strip: float) -> Probs:
 
 
 def _goals(ink, lay: SheetLayout, ppm: float) -> dict[str, Probs]:
-    """The turn written beside each goal: None, or a number from the tens and units cells."""
+    """The turn each goal was reached: None, or the turn whose box in the goal's row is crossed."""
     out = {}
-    pad = 0.25
     for goal, cells in lay.goal_turn_cells.items():
-        # Turns run 1-17: the tens cell holds a 1 or nothing.
-        tens, units = (
-            _digit_probs(_clear_outline(_crop(ink, c, ppm, pad), pad, ppm), allowed, ppm)
-            for c, allowed in zip(cells, ((1,), tuple(range(10))), strict=True)
-        )
-        turns: Probs = {}
-        for t, pt in tens.items():
-            for u, pu in units.items():
-                turn = _turn_of(t, u)
-                if turn is not False:
-                    turns[turn] = turns.get(turn, 0.0) + pt * pu
+        crossed = [_cell_crossed(ink, cell, ppm) for cell in cells]
+        # One crossed box is a turn; none is no turn; two or more leave the weight split between them.
+        blank = [1.0 - p for p in crossed]
+        total_blank = math.prod(blank)
+        turns: Probs = {None: total_blank}
+        for t, p in enumerate(crossed, start=1):
+            turns[t] = p * total_blank / max(blank[t - 1], 1e-12)
         total = sum(turns.values()) or 1.0
         out[goal] = {k: v / total for k, v in turns.items()}
     return out
 
 
-def _turn_of(tens, units):
-    """The turn written as (tens, units) digits or None; False for what is no turn 1-17."""
-    if tens is None and units is None:
-        return None
-    if tens is None:
-        value = units
-    elif units is None:
-        value = tens
-    else:
-        value = tens * 10 + units
-    return value if 1 <= value <= 17 else False
+def _cell_crossed(ink, box, ppm: float) -> float:
+    """How likely a small empty box is crossed: a stroke inks a good share of its columns and rows."""
+    x, y, w, h = box
+    crop = _crop(ink, (x + 0.5, y + 0.5, w - 1.0, h - 1.0), ppm, 0.0)
+    if not crop.size:
+        return 0.0
+    on = crop > INK
+    cover = min(float(np.mean(on.any(axis=0))), float(np.mean(on.any(axis=1))))
+    return 1.0 / (1.0 + math.exp(-(cover - 0.45) * 14.0))

@@ -57,17 +57,13 @@ def overlay_png(scan: Scan, deck_cards: int) -> bytes:
         if j + 1 in m.cards or c == DOUBT:
             cv2.rectangle(img, p(x, y), p(x + w, y + h), c, 2)
     for goal, cells in lay.goal_turn_cells.items():
-        turn = m.goal_turn(goal)
-        x, y, w, h = cells[1]
-        cv2.putText(
-            img,
-            "-" if turn is None else str(turn),
-            p(x + w + 1, y + h),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.8,
-            colour("bonus", goal),
-            2,
-        )
+        turn, c = m.goal_turn(goal), colour("bonus", goal)
+        if turn is not None:
+            x, y, w, h = cells[turn - 1]
+            cv2.rectangle(img, p(x, y), p(x + w, y + h), c, 2)
+        elif c == DOUBT:
+            (x, y, _, h), (x2, _, w2, _) = cells[0], cells[-1]
+            cv2.rectangle(img, p(x, y), p(x2 + w2, y + h), c, 2)
     for goal, (first, _) in lay.bonus_boxes.items():
         x, y, w, h = first
         c = colour("bonus", first_box(goal))

@@ -132,7 +132,7 @@ def _outer_marks(fields: list[_Field], choice: tuple[int, ...], side: BoardSide)
         tuple(bridges),
         frozenset(circled),
         frozenset(cards),
-        tuple(goals),
+        tuple(sorted(goals, key=lambda gt: (gt[1], GOALS.index(gt[0])))),  # in the order they were reached
         lost_first=frozenset(lost),
     )
 
