@@ -1,7 +1,7 @@
 """Why the six goal is reached so often: the strong bot on many candidate sides and decks (issue 13).
 
 Usage: .venv/bin/python bench/six_goal.py [--sides 30] [--deals 2] [--seed 1] [--out bench/six-goal.md]
-       .venv/bin/python bench/six_goal.py --design [--seed 1] [--budget STEPS] [--out FILE]
+       .venv/bin/python bench/six_goal.py --design [--seed 1] [--budget STEPS] [--max-lanes A,B] [--out FILE]
 
 Every measurement plays the strong bot under the random setup (every unflagged island with a 3 and with
 a 4, `deals` deals each: the design run's screening) with the design run's provisional six value. It
@@ -25,6 +25,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import hashi_print.game.design as design_module
 from hashi_print.files import write_atomic
 from hashi_print.game.board import BoardSide, builtin_side
 from hashi_print.game.deck import CARDS_PLAYED, Card, Deck, card_from_text, load_deck
@@ -335,11 +336,17 @@ def report(sides: int, deals: int, seed: int, workers: int, note: Callable[[str]
     return "\n".join(lines) + "\n"
 
 
-def design_table(seed: int, steps: int | None, workers: int, note: Callable[[str], None]) -> str:
-    """Run the design search from the deck with many 1s and 2s and tabulate its final games' objectives."""
+def design_table(seed: int, steps: int | None, caps: tuple[int, int] | None, workers: int,
+                 note: Callable[[str], None]) -> str:
+    """Run the design search from the deck with many 1s and 2s (side A and B lanes capped at `caps`)
+    and tabulate its final games' objectives."""
     note(f"design run, seed {seed}, starting from the deck with many 1s and 2s")
+    if caps:
+        # The side search reads its lane caps from the design module; this process runs one design.
+        design_module.MAX_LANES.update(A=caps[0], B=caps[1])
     result = design(seed, budget_from(steps), workers=workers, start=low_deck())
     budget = "" if steps is None else f" --budget {steps}"
+    budget += f" --max-lanes {caps[0]},{caps[1]}" if caps else ""
     lines = [f"## Design run from the deck with many 1s and 2s (seed {seed}, "
              f"{result.budget.side_steps} steps per side)", "",
              f"Command: `.venv/bin/python bench/six_goal.py --design --seed {seed}{budget}` (the search "
@@ -371,9 +378,13 @@ def main() -> None:
                     help="instead: run the design search from the deck with many 1s and 2s")
     ap.add_argument("--budget", type=int,
                     help="with --design: search steps per side (default: the shipped run's)")
+    ap.add_argument("--max-lanes", help="with --design: at most this many lanes on side A and B, e.g. 22,21")
     args = ap.parse_args()
     note = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731 - a one-line printer
-    text = (design_table(args.seed, args.budget, args.workers, note) if args.design
+    caps = tuple(int(x) for x in args.max_lanes.split(",")) if args.max_lanes else None
+    if caps is not None and len(caps) != 2:
+        ap.error("--max-lanes takes two numbers, side A's and side B's, e.g. 22,21")
+    text = (design_table(args.seed, args.budget, caps, args.workers, note) if args.design
             else report(args.sides, args.deals, args.seed, args.workers, note))
     if args.out:
         write_atomic(args.out, text)
