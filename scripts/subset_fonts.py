@@ -46,7 +46,8 @@ def catalog_characters() -> set[int]:
 
 def make_subset(source: Path, target: Path, family: str, style: str, unicodes: set[int]) -> None:
     """Write the subset of `source` holding `unicodes` (those it has) under a new name."""
-    font = TTFont(source)
+    # The source's own date stays in the head table, so the same fonts give byte-identical subsets.
+    font = TTFont(source, recalcTimestamp=False)
     cut_font(font, unicodes & set(font.getBestCmap()))
     full = family if style == "Regular" else f"{family} {style}"
     ps = full.replace(" ", "-") if style != "Regular" else family.replace(" ", "")

@@ -323,3 +323,27 @@ def test_a_crossed_off_first_bonus_box_is_read_and_scores_the_lower_value(kit, t
         # The lower value for the goal another player reached first, the higher one for the others.
         want = {g: scoring.bonus[g][1 if g in reached[:1] else 0] for g in reached}
         assert obj["validation"]["score"]["bonus"] == want
+
+
+@pytest.mark.parametrize("seed", [5, 8, 13])
+def test_a_circled_numeral_that_disagrees_with_its_bridges_is_never_read_as_fine(kit, seed):
+    deck, scoring = kit
+    side = builtin_side("AB"[seed % 2])
+    truth = marks_of(simulated_record(side, deck, scoring, seed), deck)
+    # The player circled an island whose numeral is not its bridge count: another numeral of the deck.
+    i = min(truth.circled)
+    wrong = next(v for v in (6, 5, 1, 2, 3, 4) if v != truth.numerals[i])
+    numerals = tuple(wrong if k == i else n for k, n in enumerate(truth.numerals))
+    drawn = dataclasses.replace(truth, numerals=numerals)
+    # Independently of the reader: these marks break a rule.
+    assert not validate(sheet_of(drawn), deck, scoring).ok
+    rng = random.Random(seed)
+    sheet = filled_sheet(drawn, deck, scoring, "a4", rng, "black")
+    scan = scan_image(_decode(photograph(sheet, Camera(megapixels=3.0), rng)), deck, scoring)
+    label = side.islands[i].label
+    # Either read as drawn (a broken rule) or left to a person; never a valid sheet with status ok.
+    assert not (scan.status == ScanStatus.OK and scan.validation.ok)
+    if scan.status == ScanStatus.OK:
+        assert scan.marks.numerals[i] == wrong
+    else:
+        assert any(u.where == label for u in scan.uncertain) or not scan.validation.ok

@@ -191,8 +191,14 @@ def test_a_job_past_the_time_limit_is_stopped_and_the_pool_recovers():
     with TestClient(create_app(Settings(workers=1, seconds=0.5))) as c:
         r = c.post("/api/hint", json={"puzzle": slow, "bridges": ""})
         assert r.status_code == 400 and "stopped after" in r.json()["error"]
-        time.sleep(4)  # the fresh worker starts in the background meanwhile
-        ok = c.post("/api/solve", json={"puzzle": PUZZLE})
+        # The fresh worker starts in the background meanwhile. On a loaded machine its first job can
+        # itself pass half a second (imports), so a few tries are allowed; each must fail cleanly.
+        for _ in range(10):
+            time.sleep(2)
+            ok = c.post("/api/solve", json={"puzzle": PUZZLE})
+            if ok.status_code == 200:
+                break
+            assert ok.status_code == 400 and "stopped after" in ok.json()["error"]
         assert ok.status_code == 200 and json.loads(ok.text)["status"] == "unique"
 
 

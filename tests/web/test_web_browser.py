@@ -21,6 +21,7 @@ from hashi_print.game.simulate import deal
 from hashi_print.puzzle.formats import parse_puzzle
 from hashi_print.puzzle.model import Solution
 from hashi_print.puzzle.solve import solve
+from hashi_print.render.sheet import FLAG_COLORS
 from tests.independent import is_valid_solution
 
 CHROMIUM = "/usr/bin/chromium"
@@ -202,6 +203,8 @@ def test_colours_check_hint_undo_across_the_hint_reload_and_share(page, server):
     page.mouse.click(*play.water_xy(wrong))
     page.keyboard.press("c")
     settle(page)
+    # The check's answer comes on its own request, after the board's own check on a loaded machine.
+    page.wait_for_selector("#board .bridge.wrong", state="attached")
     marked = page.locator("#board .bridge.wrong").evaluate_all("els => els.map(e => e.dataset.lane)")
     assert len(marked) == 1
     assert page.locator("#status").inner_text().startswith("1 wrong bridge")
@@ -399,9 +402,12 @@ def test_a_solo_game_played_to_the_end_gives_a_record_validate_accepts(page, ser
             page.mouse.click(*at((r1 + r2) / 2, (c1 + c2) / 2))
 
     setup = next(i for i, isl in enumerate(side.islands) if isl.flag is None)
+    # No card is shown before the setup numeral is written: no empty card frame either.
+    assert not page.locator("#cardbox").is_visible()
     click_island(setup)
     page.click("#setup-4")
     page.wait_for_selector("#turn-buttons:not([hidden])")
+    assert page.locator("#cardbox").is_visible()
     state = new_game(side, (setup, 4))
     # an illegal turn first: a numeral on a flagged island that no bridge touches yet
     flagged = next(i for i, isl in enumerate(side.islands) if isl.flag)
@@ -455,6 +461,7 @@ FLAGS_DRAWN = """root => [...document.querySelectorAll(root + ' .flag')].map((g)
   return {island: island ? island.dataset.island : null,
     colour: g.classList.contains('red') ? 'red' : g.classList.contains('blue') ? 'blue' : '?',
     corners: g.querySelector('polygon').points.numberOfItems,
+    fill: getComputedStyle(g.querySelector('polygon')).fill,
     letter: g.querySelector('text.letter').textContent, label: g.getAttribute('aria-label'),
     role: g.getAttribute('role'), title: g.querySelector('title').textContent,
     onCloth: letter.x >= cloth.x && letter.x + letter.width <= cloth.x + cloth.width &&
@@ -477,8 +484,12 @@ def test_red_and_blue_flags_differ_in_shape_and_letter_as_on_the_sheet(page, ser
     board = page.evaluate(FLAGS_DRAWN, "#sheet")
     flags = {isl.label: isl.flag for isl in side.islands if isl.flag}
     assert {f["island"]: f["colour"] for f in board} == flags
+    # the printed sheet's colours, as the browser paints them
+    painted = {goal: "rgb({}, {}, {})".format(*(int(hex_[k:k + 2], 16) for k in (1, 3, 5)))
+               for goal, hex_ in FLAG_COLORS.items()}
     for f in board:
         assert (f["corners"], f["letter"]) == shape[f["colour"]], f
+        assert f["fill"] == painted[f["colour"]], f
         assert f["label"] == f["title"] == names[f["colour"]] and f["role"] == "img", f
         assert f["onCloth"], f
     # the goal table shows each flag goal's symbol in the same shape, hidden from screen readers

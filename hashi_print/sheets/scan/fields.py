@@ -17,6 +17,7 @@ from hashi_print.render.sheet import SheetLayout
 from hashi_print.sheets.scan.digits import features, probabilities, strokes
 
 INK = 0.28  # ink level that counts as a stroke
+OUTLINE_MARGIN = 0.15  # ink this far above a printed outline's level is a stroke crossing it
 Probs = dict  # value -> probability
 
 
@@ -144,12 +145,17 @@ def _clear_outline(crop: np.ndarray, pad: float, ppm: float, width_mm: float = 0
     """
     h, w = crop.shape
     p, d = int(round(pad * ppm)), max(1, int(round(width_mm * ppm)))
-    band = np.zeros(crop.shape, bool)
+    # The print's own level along each row and column of the outline (its median: a stroke crosses
+    # only a little of it); ink clearly above that is a stroke, even a light pencil one.
+    level = np.full(crop.shape, -1.0, np.float32)
     for a in (p, h - 1 - p):
-        band[max(0, a - d) : a + d + 1, :] = True
+        rows = slice(max(0, a - d), a + d + 1)
+        level[rows, :] = np.maximum(level[rows, :], np.median(crop[rows, :], axis=1)[:, None])
     for a in (p, w - 1 - p):
-        band[:, max(0, a - d) : a + d + 1] = True
-    crop[band & (crop < 0.6)] = 0.0
+        cols = slice(max(0, a - d), a + d + 1)
+        level[:, cols] = np.maximum(level[:, cols], np.median(crop[:, cols], axis=0)[None, :])
+    band = level >= 0.0
+    crop[band & (crop < np.minimum(level + OUTLINE_MARGIN, 0.6))] = 0.0
     return crop
 
 

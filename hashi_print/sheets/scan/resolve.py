@@ -3,7 +3,8 @@
 Rules used while reading: a circled island's numeral equals its bridges; an uncircled numeral is
 above its bridges; only a numbered island is circled; a bridge has a numbered end; crossing lanes
 do not both carry bridges; the numerals written are among the crossed-off cards' numerals plus the
-setup 3 or 4; a goal's turn is written only when the goal is reached, and not after the last card.
+setup 3 or 4; a goal's turn is written only when the goal is reached, not before it could have been
+reached, and not after the last card.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from hashi_print.game.board import BoardSide
-from hashi_print.game.deck import Deck
-from hashi_print.game.rules import SETUP_VALUES, GameState, goals_met
+from hashi_print.game.deck import GOALS, Deck
+from hashi_print.game.rules import SETUP_VALUES, GameState, earliest_goal_turn, goals_met
 from hashi_print.sheets.marks import Marks
 from hashi_print.sheets.scan.fields import Measured
 
@@ -33,6 +34,7 @@ BREAK_PRIOR = math.log(99.0)
 BREAK = BREAK_PRIOR + math.log(CLEAR / (1.0 - CLEAR))
 MAX_STEPS = 3000
 INNER_STEPS = 200
+TRIALS = 60_000  # numeral choices tried per reading at most (a clean sheet needs a few hundred)
 
 
 @dataclass(frozen=True)
@@ -67,8 +69,8 @@ class Resolved:
 
 @dataclass(frozen=True)
 class _Field:
-    kind: str
-    index: int
+    kind: str  # bridges, circled, card, bonus (a goal's turn) or first (a goal's "first" box)
+    index: int  # the lane, island, card or goal (in GOALS order) it belongs to
     where: str
     options: tuple  # values, most likely first
     costs: tuple  # -log p of each option
@@ -91,8 +93,8 @@ def _outer_fields(m: Measured, side: BoardSide) -> list[_Field]:
         [_field("bridges", k, side.lane_name(k), p) for k, p in enumerate(m.lanes)]
         + [_field("circled", i, labels[i], p) for i, p in enumerate(m.circles)]
         + [_field("card", j, str(j + 1), p) for j, p in enumerate(m.cards)]
-        + [_field("bonus", 0, goal, p) for goal, p in m.goals.items()]
-        + [_field("bonus", 1, first_box(goal), p) for goal, p in m.lost_first.items()]
+        + [_field("bonus", GOALS.index(goal), goal, p) for goal, p in m.goals.items()]
+        + [_field("first", GOALS.index(goal), first_box(goal), p) for goal, p in m.lost_first.items()]
     )
 
 
@@ -120,10 +122,10 @@ def _outer_marks(fields: list[_Field], choice: tuple[int, ...], side: BoardSide)
             circled.add(f.index)
         elif f.kind == "card" and v:
             cards.add(f.index + 1)
-        elif f.kind == "bonus" and f.index == 0 and v is not None:
-            goals.append((f.where, v))
-        elif f.kind == "bonus" and f.index == 1 and v:
-            lost.add(f.where.split()[0])
+        elif f.kind == "bonus" and v is not None:
+            goals.append((GOALS[f.index], v))
+        elif f.kind == "first" and v:
+            lost.add(GOALS[f.index])
     return Marks(
         side,
         (None,) * len(side.islands),
@@ -142,13 +144,14 @@ def _allowed(numeral_probs: dict, count: int, circled: bool) -> dict:
     return {v: p for v, p in numeral_probs.items() if v is None or v > count}
 
 
-def _inner(marks: Marks, numerals: tuple[dict, ...], deck: Deck) -> _Inner | None:
-    """The most likely numerals the rules allow given bridges and circles, or None when none fit."""
+def _inner(marks: Marks, numerals: tuple[dict, ...], deck: Deck) -> tuple[_Inner | None, int]:
+    """The most likely numerals the rules allow given bridges and circles (None when none fit), and the
+    number of numeral choices tried."""
     side = marks.side
     counts = GameState(side, (None,) * len(side.islands), marks.bridges).counts
     allowed = [_allowed(p, counts[i], i in marks.circled) for i, p in enumerate(numerals)]
     if any(not a or max(a.values()) <= 0 for a in allowed):
-        return None
+        return None, 0
     geo = side.geometry
     # A bridge needs a numbered end: when neither end is likely numbered, the likelier one must be.
     first = [max(a, key=a.get) for a in allowed]
@@ -161,32 +164,41 @@ def _inner(marks: Marks, numerals: tuple[dict, ...], deck: Deck) -> _Inner | Non
             ]
             p, end = max(ends)
             if p <= 0:
-                return None
+                return None, 0
             allowed[end] = {v: q for v, q in allowed[end].items() if v is not None}
             first[end] = max(allowed[end], key=allowed[end].get)
-    chosen = _numerals_by_deck(marks, allowed, deck)
+    chosen, tried = _numerals_by_deck(marks, allowed, deck)
     if chosen is None:
-        return None
+        return None, tried
     cost = sum(-math.log(max(allowed[i][v], 1e-12)) for i, v in enumerate(chosen))
     posterior = tuple(allowed[i][v] / sum(allowed[i].values()) for i, v in enumerate(chosen))
-    return _Inner(tuple(chosen), cost, posterior)
+    return _Inner(tuple(chosen), cost, posterior), tried
 
 
-def _numerals_by_deck(marks: Marks, allowed: list[dict], deck: Deck) -> list | None:
-    """The likeliest allowed numerals that also fit the deck (best-first over the uncircled islands)."""
+def _numerals_by_deck(marks: Marks, allowed: list[dict], deck: Deck) -> tuple[list | None, int]:
+    """The likeliest allowed numerals that also fit the deck (best-first over the uncircled islands),
+    and the number of choices tried."""
     ranked = [sorted(a, key=a.get, reverse=True)[:3] for a in allowed]
     costs = [[-math.log(max(allowed[i][v], 1e-12)) for v in r] for i, r in enumerate(ranked)]
     free = [i for i, r in enumerate(ranked) if len(r) > 1]
+    # Bridges and circles are fixed here, and `allowed` already keeps the circle and count rules:
+    # a choice of numerals need only fit the deck and give every bridge a numbered end.
+    spare = [0] * 7
+    for p in marks.cards:
+        spare[deck.cards[p - 1].numeral] += 1
+    geo = marks.side.geometry
+    ends = [(geo.lanes[k].a, geo.lanes[k].b) for k, b in enumerate(marks.bridges) if b]
     start = tuple(0 for _ in ranked)
     heap, seen = [(0.0, start)], {start}
-    for _ in range(INNER_STEPS):
+    for tried in range(1, INNER_STEPS + 1):
         if not heap:
-            break
+            return None, tried
         cost, pick = heapq.heappop(heap)
         chosen = [ranked[i][c] for i, c in enumerate(pick)]
-        trial = Marks(marks.side, tuple(chosen), marks.bridges, marks.circled, marks.cards, marks.goals)
-        if consistent(trial, deck):
-            return chosen
+        if _fits(chosen, spare, ends) and consistent(
+            Marks(marks.side, tuple(chosen), marks.bridges, marks.circled, marks.cards, marks.goals), deck
+        ):
+            return chosen, tried
         for i in free:
             c = pick[i] + 1
             if c < len(ranked[i]):
@@ -194,7 +206,23 @@ def _numerals_by_deck(marks: Marks, allowed: list[dict], deck: Deck) -> list | N
                 if nxt not in seen:
                     seen.add(nxt)
                     heapq.heappush(heap, (cost - costs[i][c - 1] + costs[i][c], nxt))
-    return None
+    return None, INNER_STEPS
+
+
+def _fits(numerals: list, spare: list[int], ends: list[tuple[int, int]]) -> bool:
+    """True when the numerals fit the crossed-off cards and every bridge has a numbered end."""
+    if any(numerals[a] is None and numerals[b] is None for a, b in ends):
+        return False
+    left = spare.copy()
+    extra = 0
+    for n in numerals:
+        if n is not None:
+            left[n] -= 1
+            if left[n] < 0:
+                if n not in SETUP_VALUES:
+                    return False
+                extra += 1
+    return extra <= 1
 
 
 def consistent(marks: Marks, deck: Deck) -> bool:
@@ -220,15 +248,18 @@ def consistent(marks: Marks, deck: Deck) -> bool:
     if len(extra) > 1 or (extra and extra[0] not in SETUP_VALUES):
         return False
     reached = set(goals_met(state))
-    return all(g in reached and t <= max(1, len(marks.cards)) for g, t in marks.goals)
+    return all(
+        g in reached and earliest_goal_turn(state, g) <= t <= max(1, len(marks.cards)) for g, t in marks.goals
+    )
 
 
 def _evaluate(fields, choice, side, numerals, deck):
-    """Total cost and inner reading of one outer choice, or None when the rules allow no numerals."""
-    inner = _inner(_outer_marks(fields, choice, side), numerals, deck)
+    """Total cost and inner reading of one outer choice (None when the rules allow no numerals), and the
+    numeral choices it tried."""
+    inner, tried = _inner(_outer_marks(fields, choice, side), numerals, deck)
     if inner is None:
-        return None
-    return sum(f.costs[c] for f, c in zip(fields, choice, strict=True)) + inner.cost, inner
+        return None, tried
+    return (sum(f.costs[c] for f, c in zip(fields, choice, strict=True)) + inner.cost, inner), tried
 
 
 def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
@@ -256,7 +287,7 @@ def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
         weights = [math.exp(-best_cost)]
         for c in range(len(f.options)):
             if c != best[n]:
-                alt = _evaluate(fields, best[:n] + (c,) + best[n + 1 :], side, m.numerals, deck)
+                alt, _ = _evaluate(fields, best[:n] + (c,) + best[n + 1 :], side, m.numerals, deck)
                 if alt is not None:
                     weights.append(math.exp(-alt[0]))
         post = weights[0] / sum(weights)
@@ -275,14 +306,18 @@ def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
             if a != b and ("number", labels[i]) not in doubtful:
                 doubtful[("number", labels[i])] = Uncertain("number", labels[i], a, (b,), share)
     # Where the rules overrode what the ink says, a player who broke a rule is the other explanation:
-    # unless the ink leans the rules' way enough, that field is left to a person.
+    # unless the ink leans the rules' way enough, that field is left to a person. A sheet that breaks
+    # a rule shows it at one of its fields of that kind, so each field's own prior is that much lower.
+    per_kind = Counter(f.kind for f in fields)
     for n, f in enumerate(fields):
-        kept = 1.0 / (1.0 + math.exp(f.costs[best[n]] - f.costs[0] - BREAK_PRIOR))
+        prior = BREAK_PRIOR + math.log(per_kind[f.kind])
+        kept = 1.0 / (1.0 + math.exp(f.costs[best[n]] - f.costs[0] - prior))
         if kept < CLEAR and (f.kind, f.where) not in doubtful:
             doubtful[(f.kind, f.where)] = _uncertain(f, best[n], kept)
+    prior = BREAK_PRIOR + math.log(len(labels))
     for i, (a, b) in enumerate(zip(inner.numerals, raw.numerals, strict=True)):
         p = m.numerals[i]
-        kept = 1.0 / (1.0 + math.exp(math.log(max(p[b], 1e-12) / max(p.get(a, 0.0), 1e-12)) - BREAK_PRIOR))
+        kept = 1.0 / (1.0 + math.exp(math.log(max(p[b], 1e-12) / max(p.get(a, 0.0), 1e-12)) - prior))
         if kept < CLEAR and ("number", labels[i]) not in doubtful:
             doubtful[("number", labels[i])] = _number(labels[i], a, p, kept)
     # A numeral settled by bridges or a circle that are themselves in doubt is in doubt too.
@@ -322,7 +357,9 @@ def _number(where: str, read, probs: dict, confidence: float) -> Uncertain:
 def _uncertain(f: _Field, chosen: int, confidence: float) -> Uncertain:
     """Describe one doubtful field for the report."""
     read = f.options[chosen]
-    return Uncertain(f.kind, f.where, read, tuple(v for v in f.options if v != read), confidence)
+    # The contract names a goal's "first" box a bonus field too; its place says which box it is.
+    kind = "bonus" if f.kind == "first" else f.kind
+    return Uncertain(kind, f.where, read, tuple(v for v in f.options if v != read), confidence)
 
 
 def _best_consistent(fields: list[_Field], side: BoardSide, numerals: tuple[dict, ...], deck: Deck) -> list:
@@ -332,14 +369,17 @@ def _best_consistent(fields: list[_Field], side: BoardSide, numerals: tuple[dict
     open_set = [(sum(f.costs[0] for f in fields), start)]
     seen = {start}
     out: list = []
-    steps = 0
+    steps = tried = 0
     open_fields = [n for n, f in enumerate(fields) if len(f.options) > 1]
-    while open_set and steps < MAX_STEPS:
+    # A badly spoilt photo opens very many readings: the search stops after so many numeral choices,
+    # and whatever it leaves undecided goes to a person.
+    while open_set and steps < MAX_STEPS and tried < TRIALS:
         cost, choice = heapq.heappop(open_set)
         if len(out) >= 2 and cost + inner_floor >= out[1][0]:
             break
         steps += 1
-        ev = _evaluate(fields, choice, side, numerals, deck)
+        ev, spent = _evaluate(fields, choice, side, numerals, deck)
+        tried += spent
         if ev is not None:
             out.append((ev[0], choice, ev[1]))
             out.sort(key=lambda item: item[0])
