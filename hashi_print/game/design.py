@@ -184,8 +184,9 @@ def _lanes_fit(rows: int, cols: int, cells: list[tuple[int, int]], min_crossings
 
 
 def random_side(name: str, rows: int, cols: int, rng: random.Random, tries: int = 5000,
-                max_lanes: int | None = None, min_crossings: int = MIN_CROSSINGS) -> BoardSide:
-    """Draw random sides until one meets every design constraint."""
+                max_lanes: int | None = None, min_crossings: int = MIN_CROSSINGS,
+                aligned: float = ALIGNED) -> BoardSide:
+    """Draw random sides until one meets every design constraint (`aligned`: see ALIGNED)."""
     for _ in range(tries):
         cells: list[tuple[int, int]] = []
         while len(cells) < len(LABELS):
@@ -194,7 +195,7 @@ def random_side(name: str, rows: int, cols: int, rng: random.Random, tries: int 
                 break
             # Mostly in line with an island already placed, so that islands get their two lanes.
             lined = [(r, c) for r, c in free if any(r == a or c == b for a, b in cells)]
-            cells.append(rng.choice(lined if lined and rng.random() < ALIGNED else free))
+            cells.append(rng.choice(lined if lined and rng.random() < aligned else free))
         if len(cells) < len(LABELS) or not _lanes_fit(rows, cols, cells, min_crossings, max_lanes):
             continue
         for _flags in range(50):
@@ -507,10 +508,12 @@ def search_side(name: str, deck: Deck, scoring: Scoring, rng: random.Random, ctx
     measured: list[tuple[float, int, BoardSide, Measure]] = []
     for step in range(1, steps + 1):
         if step <= starts:
-            cand, what = random_side(name, rows, cols, rng, min_crossings=crossings), "random side"
+            cand = random_side(name, rows, cols, rng, max_lanes=MAX_LANES.get(name), min_crossings=crossings)
+            what = "random side"
         else:
             assert best is not None
-            cand, what = mutate_side(best, rng, min_crossings=crossings), "mutation"
+            cand = mutate_side(best, rng, max_lanes=MAX_LANES.get(name), min_crossings=crossings)
+            what = "mutation"
         m = measure_side(cand, deck, scoring, ctx.budget.search, ctx.seed, ctx.pool)
         obj = side_objective(name, m, other, target)
         kept = obj > best_obj
@@ -658,14 +661,16 @@ def rating_bands(scores: Sequence[int]) -> tuple[tuple[int, str], ...]:
 
 
 def design(seed: int = 1, budget: Budget = Budget(), workers: int = 2,  # noqa: B008 - frozen default
-           note: Progress | None = None, progress: Callable[[int, int], None] | None = None) -> DesignResult:
+           note: Progress | None = None, progress: Callable[[int, int], None] | None = None,
+           start: Deck | None = None) -> DesignResult:
     """Design side A, side B and the deck together, the six bonus, solo tables and ratings; deterministic
-    per seed. `note(text)` hears each search step; `progress(done, total)` each batch of games."""
+    per seed. `note(text)` hears each search step; `progress(done, total)` each batch of games; `start` is
+    the deck the search starts from (default: base_deck)."""
     ctx = Context(seed, Pool(workers, progress), budget, note)
     rng = random.Random(seed)
     trials: list[Trial] = []
     scoring = provisional_scoring()
-    deck = base_deck()
+    deck = start or base_deck()
     finalists_a = search_side("A", deck, scoring, rng, ctx, trials)
     quick_a = finalists_a[0][2]
     finalists_b = search_side("B", deck, scoring, rng, ctx, trials, quick_a, quick_a.mean() / B_RATIO)

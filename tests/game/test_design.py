@@ -23,6 +23,7 @@ from hashi_print.game.design import (
     calibrate_six,
     circleable,
     deck_problems,
+    deck_text,
     design,
     design_checks,
     finalists,
@@ -346,3 +347,21 @@ def test_design_command_writes_report_and_layouts(tmp_path):
     side = side_from_json(json.loads((out / "layouts" / "side-b.json").read_text()))
     assert side.name == "B" and side_problems(side, 6) == []
     assert str(out / "scores-A.svg") in result.output
+
+
+def test_random_side_alignment_is_a_parameter():
+    loose = random_side("A", 9, 9, random.Random(5), aligned=0.5)
+    assert side_problems(loose) == []
+    assert loose == random_side("A", 9, 9, random.Random(5), aligned=0.5)
+    assert loose != random_side("A", 9, 9, random.Random(5))
+
+
+def test_design_search_starts_from_the_given_deck():
+    start = Deck(tuple(sorted(Card(n, b) for n, b in zip(
+        [1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 4, 4, 4, 5, 5, 6, 6],
+        [1, 1, 2, 3, 1, 2, 2, 2, 3, 1, 3, 1, 2, 2, 1, 2, 1, 2], strict=True))))
+    assert deck_problems(start) == []
+    result = design(3, QUICK, workers=1, start=start)
+    first = next(t for t in result.trials if t.stage == "deck")
+    assert first.step == 0 and first.description == deck_text(start)
+    assert first.description != deck_text(base_deck())
