@@ -230,7 +230,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--copies", type=int, default=8, help="sheet drawings of each training digit")
     ap.add_argument("--hidden", type=int, default=256)
-    ap.add_argument("--nets", type=int, default=2, help="networks averaged (trained two at a time)")
+    ap.add_argument("--nets", type=int, default=4, help="networks averaged (trained two at a time)")
     ap.add_argument("--epochs", type=int, default=50)
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--glyphs", action="store_true", help="also rewrite the pen model's handwriting.npz")
