@@ -19,6 +19,9 @@ from hashi_print.cli import cli
 from hashi_print.game.board import builtin_side, load_side
 from hashi_print.game.deck import load_deck
 from hashi_print.game.scoring import load_scoring
+from hashi_print.render.fill import draw_marks, hand_pen
+from hashi_print.render.raster import RasterCanvas
+from hashi_print.render.sheet import draw_sheet, sheet_layout
 from hashi_print.sheets.formats import parse_sheet
 from hashi_print.sheets.marks import Marks, marks_of, sheet_of
 from hashi_print.sheets.scan.read import ScanStatus, scan_image
@@ -347,3 +350,25 @@ def test_a_circled_numeral_that_disagrees_with_its_bridges_is_never_read_as_fine
         assert scan.marks.numerals[i] == wrong
     else:
         assert any(u.where == label for u in scan.uncertain) or not scan.validation.ok
+
+
+def test_two_crossed_boxes_in_a_goal_row_go_to_review(kit):
+    deck, scoring = kit
+    side = builtin_side("A")
+    truth = marks_of(simulated_record(side, deck, scoring, 9), deck)
+    goal, turn = truth.goals[0]
+    other = turn - 3 if turn > 3 else turn + 3
+    rng = random.Random(9)
+    lay = sheet_layout(side, "a4", len(deck.cards))
+    cv = RasterCanvas(lay.width, lay.height, 8.0)
+    draw_sheet(cv, side, deck, scoring, lay)
+    pen = hand_pen(rng, "black")
+    draw_marks(cv, lay, truth, pen)
+    # The player also crossed a second box in that goal's row: which turn it was is for a person to say.
+    blank = (None,) * len(side.islands), (0,) * len(side.geometry.lanes)
+    empty = Marks(side, *blank, frozenset(), frozenset(), ((goal, other),))
+    draw_marks(cv, lay, empty, pen)
+    scan = scan_image(_decode(photograph(cv.image, Camera(megapixels=3.0), rng)), deck, scoring)
+    assert scan.status == ScanStatus.REVIEW
+    doubt = [u for u in scan.uncertain if (u.field, u.where) == ("bonus", goal)]
+    assert len(doubt) == 1 and {doubt[0].read, *doubt[0].alternatives} >= {turn, other}
