@@ -77,25 +77,24 @@ def draw_marks(cv: Canvas, lay: SheetLayout, marks: Marks, pen: Pen) -> None:
         cx, cy = bg.centres[i]
         _circle(cv, pen, cx, cy, bg.r * 1.28)
     for pos in sorted(marks.cards):
-        x, y, w, h = lay.card_slots[pos - 1]
-        _stroke(cv, pen, [(x + 0.4, y + h - 0.4), (x + w - 0.4, y + 0.4)])
-        if not pen.hand or pen.rng.random() < 0.5:
-            _stroke(cv, pen, [(x + 0.4, y + 0.4), (x + w - 0.4, y + h - 0.4)])
+        _cross_out(cv, pen, lay.card_slots[pos - 1], 0.4)
     for goal, turn in marks.goals:
-        x, y, w, h = lay.goal_turn_cells[goal][turn - 1]
-        _stroke(cv, pen, [(x + 0.4, y + h - 0.4), (x + w - 0.4, y + 0.4)])
-        if not pen.hand or pen.rng.random() < 0.5:
-            _stroke(cv, pen, [(x + 0.4, y + 0.4), (x + w - 0.4, y + h - 0.4)])
+        _cross_out(cv, pen, lay.goal_turn_cells[goal][turn - 1], 0.4)
     for goal in sorted(marks.lost_first):
-        x, y, w, h = lay.bonus_boxes[goal][0]
-        _stroke(cv, pen, [(x + 0.5, y + h - 0.5), (x + w - 0.5, y + 0.5)])
-        if not pen.hand or pen.rng.random() < 0.5:
-            _stroke(cv, pen, [(x + 0.5, y + 0.5), (x + w - 0.5, y + h - 0.5)])
+        _cross_out(cv, pen, lay.bonus_boxes[goal][0], 0.5)
     if marks.setup is not None:
         # The starting island's letter, written last so that a hand's random strokes above stay the same.
         x, y, w, h = lay.setup_box
         cv.text(x + w / 2, y + h - 0.6, side.islands[marks.setup].label, size_pt=10, anchor="middle",
                 color=pen.color)
+
+
+def _cross_out(cv: Canvas, pen: Pen, box, inset: float) -> None:
+    """Cross a box off corner to corner, `inset` mm in: an X (a hand sometimes draws only one stroke)."""
+    x, y, w, h = box
+    _stroke(cv, pen, [(x + inset, y + h - inset), (x + w - inset, y + inset)])
+    if not pen.hand or pen.rng.random() < 0.5:
+        _stroke(cv, pen, [(x + inset, y + inset), (x + w - inset, y + h - inset)])
 
 
 def _wobble(pen: Pen, points: list[tuple[float, float]], amplitude: float) -> list[tuple[float, float]]:
