@@ -34,6 +34,11 @@ class Measured:
     lost_first: dict[str, Probs]
 
 
+def _likely(measured: float, middle: float, steepness: float) -> float:
+    """How likely a mark is there, from a measure that is even odds at `middle` and rises with `steepness`."""
+    return 1.0 / (1.0 + math.exp(-(measured - middle) * steepness))
+
+
 def sample(ink: np.ndarray, xs: np.ndarray, ys: np.ndarray, ppm: float) -> np.ndarray:
     """Ink at page positions (mm), bilinear; arrays of any equal shape."""
     mx = (xs * ppm - 0.5).astype(np.float32)
@@ -126,7 +131,7 @@ def _circles(ink, side: BoardSide, lay: SheetLayout, ppm: float):
         stroke = ((rise > 0.18) & (rays > INK)).any(axis=1)
         covered = float(np.mean(stroke))
         # Steep: a clean sheet shows either no stroke outside the print or one all round.
-        p = 1.0 / (1.0 + math.exp(-(covered - 0.45) * 24.0))
+        p = _likely(covered, 0.45, 24.0)
         yield {True: p, False: 1.0 - p}
 
 
@@ -165,7 +170,7 @@ def _digit_probs(crop: np.ndarray, allowed: tuple[int, ...], ppm: float) -> Prob
     if kept is None:
         return {None: 1.0}
     strong = float((kept > INK).sum()) / (ppm * ppm)  # mm^2 of ink
-    p_ink = 1.0 / (1.0 + math.exp(-(strong - 1.6) * 4.0))
+    p_ink = _likely(strong, 1.6, 4.0)
     f = features(crop)
     if f is None:
         return {None: 1.0}
@@ -209,7 +214,7 @@ def _cards(ink, lay: SheetLayout, ppm: float):
             strips.append(float((crop > INK).sum()) / (ppm * ppm))
         weakest = min(strips)
         # A stroke across a strip inks 0.9 mm² or more even in pencil; print and noise leave under 0.2.
-        p = 1.0 / (1.0 + math.exp(-(weakest - 0.45) * 18.0))
+        p = _likely(weakest, 0.45, 18.0)
         yield {True: p, False: 1.0 - p}
 
 
@@ -223,7 +228,7 @@ def _crossed(ink, box, ppm: float, strip: float) -> Probs:
     for sx in (x + 0.6, x + w - 0.6 - strip):
         crop = _crop(ink, (sx, y + 0.8, strip, h - 1.6), ppm, 0.0)
         cover.append(float(np.mean((crop > INK).any(axis=0))) if crop.size else 0.0)
-    p = 1.0 / (1.0 + math.exp(-(min(cover) - 0.5) * 14.0))
+    p = _likely(min(cover), 0.5, 14.0)
     return {True: p, False: 1.0 - p}
 
 
@@ -251,4 +256,4 @@ def _cell_crossed(ink, box, ppm: float) -> float:
         return 0.0
     on = crop > INK
     cover = min(float(np.mean(on.any(axis=0))), float(np.mean(on.any(axis=1))))
-    return 1.0 / (1.0 + math.exp(-(cover - 0.45) * 14.0))
+    return _likely(cover, 0.45, 14.0)
