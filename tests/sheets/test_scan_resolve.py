@@ -1,4 +1,4 @@
-"""The photo reader's quick numeral check agrees with the full rules check it stands in for."""
+"""The resolver's quick numeral check agrees with the full rules check on numerals the reader may choose."""
 
 from __future__ import annotations
 

@@ -183,11 +183,7 @@ def _numerals_by_deck(marks: Marks, allowed: list[dict], deck: Deck) -> tuple[li
     free = [i for i, r in enumerate(ranked) if len(r) > 1]
     # Bridges and circles are fixed here, and `allowed` already keeps the circle and count rules:
     # a choice of numerals need only fit the deck and give every bridge a numbered end.
-    spare = [0] * 7
-    for p in marks.cards:
-        spare[deck.cards[p - 1].numeral] += 1
-    geo = marks.side.geometry
-    ends = [(geo.lanes[k].a, geo.lanes[k].b) for k, b in enumerate(marks.bridges) if b]
+    spare, ends = _cards_and_ends(marks, deck)
     start = tuple(0 for _ in ranked)
     heap, seen = [(0.0, start)], {start}
     for tried in range(1, INNER_STEPS + 1):
@@ -207,6 +203,15 @@ def _numerals_by_deck(marks: Marks, allowed: list[dict], deck: Deck) -> tuple[li
                     seen.add(nxt)
                     heapq.heappush(heap, (cost - costs[i][c - 1] + costs[i][c], nxt))
     return None, INNER_STEPS
+
+
+def _cards_and_ends(marks: Marks, deck: Deck) -> tuple[list[int], list[tuple[int, int]]]:
+    """How many crossed-off cards show each numeral (by index 0-6), and the two ends of every bridged lane."""
+    spare = [0] * 7
+    for p in marks.cards:
+        spare[deck.cards[p - 1].numeral] += 1
+    geo = marks.side.geometry
+    return spare, [(geo.lanes[k].a, geo.lanes[k].b) for k, b in enumerate(marks.bridges) if b]
 
 
 def _fits(numerals: list, spare: list[int], ends: list[tuple[int, int]]) -> bool:
@@ -235,17 +240,9 @@ def consistent(marks: Marks, deck: Deck) -> bool:
                 return False
         elif n is not None and state.counts[i] >= n:
             return False
-    for k, b in enumerate(marks.bridges):
-        if b:
-            lane = geo.lanes[k]
-            if marks.numerals[lane.a] is None and marks.numerals[lane.b] is None:
-                return False
-            if any(marks.bridges[j] for j in geo.crossings[k]):
-                return False
-    crossed = Counter(deck.cards[p - 1].numeral for p in marks.cards)
-    written = Counter(n for n in marks.numerals if n is not None)
-    extra = [v for v in written for _ in range(max(0, written[v] - crossed[v]))]
-    if len(extra) > 1 or (extra and extra[0] not in SETUP_VALUES):
+    if any(b and any(marks.bridges[j] for j in geo.crossings[k]) for k, b in enumerate(marks.bridges)):
+        return False
+    if not _fits(list(marks.numerals), *_cards_and_ends(marks, deck)):
         return False
     reached = set(goals_met(state))
     return all(
