@@ -30,24 +30,23 @@ from hashi_print.files import write_atomic
 from hashi_print.game.board import BoardSide, builtin_side
 from hashi_print.game.deck import CARDS_PLAYED, Card, Deck, card_from_text, load_deck
 from hashi_print.game.design import (
-    SETUP_KINDS,
     SIDE_CROSSINGS,
     SIZES,
     TARGETS,
     Placement,
-    _fmt,
     _free_cells,
     budget_from,
     deck_problems,
     deck_text,
     design,
-    design_checks,
     plain_setups,
     provisional_scoring,
     random_side,
     side_of,
     side_problems,
 )
+from hashi_print.game.design_report import objectives_tables
+from hashi_print.game.rules import circled_groups
 from hashi_print.game.simulate import play_game
 from hashi_print.geometry import build_geometry, crossing_pairs
 
@@ -85,11 +84,7 @@ def _play(index: int) -> tuple[int, int, int, int, int, int, int]:
     side, deck = _WORK["side"], _WORK["deck"]
     rec, _moves, state = play_game(side, deck, provisional_scoring(), "strong", _WORK["setups"],  # type: ignore[arg-type]
                                    index, PROBE_SEED)
-    geo = state.side.geometry
-    circ = state.circled
-    lanes = [k for k, n in enumerate(state.bridges)
-             if n and geo.lanes[k].a in circ and geo.lanes[k].b in circ]
-    largest = max((len(g) for g in geo.components(lanes) if g[0] in circ), default=0)
+    largest = max((len(g) for g in circled_groups(state)), default=0)
     reached = [rec.goal_turn(g) is not None for g in ("six", "red", "blue")]
     return (*map(int, reached), rec.numeral_skips - rec.forced_numeral_skips, rec.numeral_skips,  # type: ignore[return-value]
             rec.circled, largest, rec.score)
@@ -352,18 +347,7 @@ def design_table(seed: int, steps: int | None, caps: tuple[int, int] | None, wor
              f"Command: `.venv/bin/python bench/six_goal.py --design --seed {seed}{budget}` (the search "
              f"starts from `{LOW_DECK}` instead of the shipped run's starting deck). Chosen deck: "
              f"`{deck_text(result.deck)}`; six value {result.scoring.bonus['six']}.", ""]
-    for name, checks in design_checks(result).items():
-        lines += [f"Side {name}:", "", "| objective | target | " + " | ".join(SETUP_KINDS) + " |",
-                  "|---|---|" + "---|" * len(SETUP_KINDS)]
-        names = list(dict.fromkeys(c.objective for c in checks))
-        for objective in names:
-            cells = [next(c for c in checks if c.objective == objective and c.setup == k)
-                     for k in SETUP_KINDS]
-            lines.append(f"| {objective} | {cells[0].target} | "
-                         + " | ".join(_fmt(c) + ("" if c.met else " **X**") for c in cells) + " |")
-        met = sum(c.met for c in checks)
-        lines += ["", f"Objectives met: {met}/{len(checks)}.", ""]
-    return "\n".join(lines)
+    return "\n".join(lines + objectives_tables([result]))
 
 
 def main() -> None:

@@ -110,13 +110,19 @@ def six_group_reached(state: GameState) -> bool:
 
 def six_groups(state: GameState) -> list[list[int]]:
     """Return the connected groups of at least six circled islands (bridges between circled islands)."""
+    if len(state.circled) < SIX_GROUP:
+        return []
+    return [g for g in circled_groups(state) if len(g) >= SIX_GROUP]
+
+
+def circled_groups(state: GameState) -> list[list[int]]:
+    """Return the groups of circled islands joined by bridges between circled islands (a lone one too)."""
     geo = state.side.geometry
     circled = state.circled
-    if len(circled) < SIX_GROUP:
-        return []
     lanes = [k for k, n in enumerate(state.bridges)
              if n and geo.lanes[k].a in circled and geo.lanes[k].b in circled]
-    return [g for g in geo.components(lanes) if len(g) >= SIX_GROUP]
+    # Every island is in some component; those of an uncircled island are single and left out.
+    return [g for g in geo.components(lanes) if g[0] in circled]
 
 
 def earliest_goal_turn(state: GameState, goal: str) -> int:
