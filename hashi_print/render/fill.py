@@ -192,6 +192,14 @@ def _numeral(cv: Canvas, pen: Pen, box, value: int) -> None:
     cx, cy = x + w / 2 + rng.uniform(-0.1, 0.1) * w, y + h / 2 + rng.uniform(-0.08, 0.08) * h
     angle = math.radians(rng.uniform(-8, 8))
     level = {True: 0.3, False: 0.45}[pen.width > 0.6] + rng.uniform(-0.05, 0.05)
+    for pts, hole in placed_glyph(grid, level, size, cx, cy, angle):
+        cv.polygon(pts, stroke=None, fill="#ffffff" if hole else pen.color)
+
+
+def placed_glyph(grid, level: float, size: float, cx: float, cy: float,
+                 angle: float) -> list[tuple[list[tuple[float, float]], bool]]:
+    """A glyph's outlines with their holes, `size` mm tall, turned by `angle`, centred on (cx, cy)."""
+    out = []
     for outline, hole in glyph_outlines(grid, level):
         pts = []
         for gx, gy in outline:
@@ -202,7 +210,8 @@ def _numeral(cv: Canvas, pen: Pen, box, value: int) -> None:
                     cy + u * math.sin(angle) + v * math.cos(angle),
                 )
             )
-        cv.polygon(pts, stroke=None, fill="#ffffff" if hole else pen.color)
+        out.append((pts, hole))
+    return out
 
 
 def glyph_outlines(grid, level: float) -> list[tuple[list[tuple[float, float]], bool]]:
