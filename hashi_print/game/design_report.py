@@ -151,11 +151,6 @@ def goal_curve(sim: Simulation, strategy: str, goal: str) -> list[float]:
             for turn in range(1, CARDS_PLAYED + 1)]
 
 
-def _fmt_turns(q: tuple[float, float, float] | None) -> str:
-    """Quartile turns as text."""
-    return "-" if q is None else "/".join(f"{x:g}" for x in q)
-
-
 def _setup_text(side: BoardSide, setup: tuple[int, int]) -> str:
     """A setup as the record writes it, e.g. `H4`."""
     return f"{side.islands[setup[0]].label}{setup[1]}"
