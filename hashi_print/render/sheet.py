@@ -12,7 +12,7 @@ from pathlib import Path
 
 from hashi_print.errors import LayoutError, OptionError
 from hashi_print.game.board import BoardSide
-from hashi_print.game.deck import GOALS, Card, Deck
+from hashi_print.game.deck import GOALS, Deck
 from hashi_print.game.scoring import Scoring
 from hashi_print.i18n import N_, _, language
 from hashi_print.render.canvas import PT, Canvas, PdfCanvas, SvgCanvas, draw_fitted, fit_text, text_width
@@ -467,7 +467,3 @@ def render_sheet(side: BoardSide, deck: Deck, scoring: Scoring, paper: str, fmt:
             raise OptionError(f"unknown format {fmt!r}; use pdf or svg")
     return Path(out)
 
-
-def card_label(card: Card) -> str:
-    """Name a card for captions, e.g. `5 / 2 bridges`."""
-    return f"{card.numeral} / {card.bridges} bridge{'s' if card.bridges > 1 else ''}"
