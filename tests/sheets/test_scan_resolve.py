@@ -1,17 +1,19 @@
-"""The resolver's quick numeral check agrees with the full rules check on numerals the reader may choose."""
+"""The resolver: its quick numeral check agrees with the full rules check, and the deck settles numerals."""
 
 from __future__ import annotations
 
 import dataclasses
 import random
+from collections import Counter
 
 import pytest
 
 from hashi_print.game.board import builtin_side
-from hashi_print.game.deck import load_deck
+from hashi_print.game.deck import GOALS, load_deck
 from hashi_print.game.rules import GameState
 from hashi_print.game.scoring import load_scoring
-from hashi_print.sheets.scan.resolve import _fits, consistent
+from hashi_print.sheets.scan.fields import Measured
+from hashi_print.sheets.scan.resolve import _fits, consistent, resolve
 from tests.photos import game_marks
 
 
@@ -38,3 +40,47 @@ def test_quick_numeral_check_agrees_with_the_rules(name, seed):
         assert fits == consistent(dataclasses.replace(truth, numerals=tuple(numerals)), deck)
         verdicts.add(fits)
     assert verdicts == {True, False}
+
+
+def _firm(truth, deck, numerals) -> Measured:
+    """What the reader would measure on a clean photo of `truth`, with the numerals' chances as given."""
+    return Measured(
+        lanes=tuple({b: 1.0} for b in truth.bridges),
+        circles=tuple({i in truth.circled: 1.0} for i in range(len(truth.side.islands))),
+        numerals=tuple(numerals),
+        cards=tuple({j in truth.cards: 1.0} for j in range(1, len(deck.cards) + 1)),
+        goals={g: {truth.goal_turn(g): 1.0} for g in GOALS},
+        lost_first={g: {False: 1.0} for g in GOALS},
+    )
+
+
+def test_a_doubtful_numeral_is_settled_when_no_spare_card_shows_the_other_digit():
+    deck, scoring = load_deck(), load_scoring()
+    settled = doubtful = 0
+    for seed in range(1, 9):
+        truth = game_marks(builtin_side("AB"[seed % 2]), deck, scoring, seed)
+        side = truth.side
+        counts = GameState(side, truth.numerals, truth.bridges).counts
+        # Cards crossed off minus numerals written: the digits a numeral could still be changed into.
+        free = Counter(deck.cards[p - 1].numeral for p in truth.cards)
+        free.subtract(n for n in truth.numerals if n is not None)
+        for i, v in enumerate(truth.numerals):
+            if v is None or i in truth.circled:
+                continue
+            for w in (1, 2, 5, 6):  # never the setup's 3 or 4, which one numeral may show beyond the cards
+                if w == v or w <= counts[i]:
+                    continue
+                numerals = [{n: 1.0} for n in truth.numerals]
+                numerals[i] = {v: 0.75, w: 0.25}  # the ink leans to the true digit, not surely
+                got = resolve(_firm(truth, deck, numerals), side, deck)
+                assert got.consistent and got.marks.numerals == truth.numerals
+                doubt = [u for u in got.uncertain if u.field == "number"]
+                if free[w] > 0:  # the other digit is on a spare card: a person must look
+                    where = side.islands[i].label
+                    assert [(u.where, u.read, u.alternatives) for u in doubt] == [(where, v, (w,))]
+                    assert doubt[0].confidence == pytest.approx(0.75)
+                    doubtful += 1
+                else:  # no spare card shows it: the rules settle the numeral
+                    assert doubt == []
+                    settled += 1
+    assert settled and doubtful

@@ -175,6 +175,22 @@ def _inner(marks: Marks, numerals: tuple[dict, ...], deck: Deck) -> tuple[_Inner
     return _Inner(tuple(chosen), cost, posterior), tried
 
 
+def _numeral_odds(marks: Marks, numerals: tuple[dict, ...], deck: Deck, i: int, inner: _Inner) -> tuple:
+    """How likely island `i`'s chosen numeral is against every other value the rules allow it (the other
+    numerals free to change: a numeral no spare card shows is no alternative), and those values."""
+    chosen = inner.numerals[i]
+    weights = {chosen: 1.0}
+    top = max(numerals[i].values())
+    for v, p in numerals[i].items():
+        if v == chosen or p < 1e-3 * top:
+            continue
+        alt, _ = _inner(marks, numerals[:i] + ({v: p},) + numerals[i + 1 :], deck)
+        if alt is not None:
+            weights[v] = math.exp(min(inner.cost - alt.cost, 50.0))
+    others = sorted((v for v in weights if v != chosen), key=weights.get, reverse=True)
+    return 1.0 / sum(weights.values()), tuple(others[:3])
+
+
 def _numerals_by_deck(marks: Marks, allowed: list[dict], deck: Deck) -> tuple[list | None, int]:
     """The likeliest allowed numerals that also fit the deck (best-first over the uncircled islands),
     and the number of choices tried."""
@@ -290,9 +306,13 @@ def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
         post = weights[0] / sum(weights)
         if post < CLEAR:
             doubtful[(f.kind, f.where)] = _uncertain(f, best[n], post)
+    outer_best = _outer_marks(fields, best, side)
     for i, post in enumerate(inner.posterior):
         if post < NUMBER_CLEAR:
-            doubtful[("number", labels[i])] = _number(labels[i], inner.numerals[i], m.numerals[i], post)
+            post, others = _numeral_odds(outer_best, m.numerals, deck, i, inner)
+            if post < NUMBER_CLEAR:
+                read = inner.numerals[i]
+                doubtful[("number", labels[i])] = Uncertain("number", labels[i], read, others, post)
     if len(found) > 1 and found[1][0] - best_cost < RUNNER_UP:
         share = 1.0 / (1.0 + math.exp(best_cost - found[1][0]))
         _, other, other_inner = found[1]
