@@ -18,7 +18,7 @@ import subprocess
 import sys
 import time
 
-import httpx
+import httpx2
 
 from hashi_print.puzzle.deduce import island_names, lane_name
 from hashi_print.puzzle.formats import parse_puzzle
@@ -44,7 +44,7 @@ def positions(puzzle_id: str, count: int, rng: random.Random) -> list[str]:
     return out
 
 
-async def player(client: httpx.AsyncClient, work: list[tuple[str, str]], until: float, think: float,
+async def player(client: httpx2.AsyncClient, work: list[tuple[str, str]], until: float, think: float,
                  rng: random.Random, times: dict[str, list[float]], errors: list[str]) -> None:
     """One simulated player: a hint or a check, a pause, again, until time is up."""
     while time.monotonic() < until:
@@ -55,7 +55,7 @@ async def player(client: httpx.AsyncClient, work: list[tuple[str, str]], until: 
             r = await client.post(f"/api/{kind}", json={"puzzle": puzzle, "bridges": bridges})
             if r.status_code != 200:
                 errors.append(f"{kind} {r.status_code} {r.text[:80]}")
-        except httpx.HTTPError as err:
+        except httpx2.HTTPError as err:
             errors.append(f"{kind} {err!r}")
         times[kind].append(time.perf_counter() - start)
         if think:
@@ -65,8 +65,8 @@ async def player(client: httpx.AsyncClient, work: list[tuple[str, str]], until: 
 async def run(base: str, clients: int, seconds: float, think: float, generates: int) -> None:
     """Run the load, then the generation timings, and print the numbers."""
     rng = random.Random(1)
-    limits = httpx.Limits(max_connections=clients + 5)
-    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
+    limits = httpx2.Limits(max_connections=clients + 5)
+    async with httpx2.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
         ids = []
         for seed in range(4):
             r = await client.post("/api/generate", json={"width": 15, "height": 15, "difficulty": "hard",
@@ -112,9 +112,9 @@ def main() -> None:
         base = f"http://127.0.0.1:{port}"
         for _ in range(100):
             try:
-                httpx.get(base + "/help")
+                httpx2.get(base + "/help")
                 break
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 time.sleep(0.2)
         asyncio.run(run(base, args.clients, args.seconds, args.think, args.generates))
     finally:
