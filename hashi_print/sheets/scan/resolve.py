@@ -306,10 +306,10 @@ def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
         post = weights[0] / sum(weights)
         if post < CLEAR:
             doubtful[(f.kind, f.where)] = _uncertain(f, best[n], post)
-    outer_best = _outer_marks(fields, best, side)
+    outer = _outer_marks(fields, best, side)
     for i, post in enumerate(inner.posterior):
         if post < NUMBER_CLEAR:
-            post, others = _numeral_odds(outer_best, m.numerals, deck, i, inner)
+            post, others = _numeral_odds(outer, m.numerals, deck, i, inner)
             if post < NUMBER_CLEAR:
                 read = inner.numerals[i]
                 doubtful[("number", labels[i])] = Uncertain("number", labels[i], read, others, post)
@@ -351,7 +351,6 @@ def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
             if ("number", labels[i]) not in doubtful and inner.numerals[i] is not None:
                 read = inner.numerals[i]
                 doubtful[("number", labels[i])] = _number(labels[i], read, m.numerals[i], u.confidence)
-    outer = _outer_marks(fields, best, side)
     marks = dataclasses.replace(outer, numerals=inner.numerals)
     return Resolved(marks, tuple(doubtful.values()), True)
 
