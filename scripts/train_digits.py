@@ -23,6 +23,7 @@ import argparse
 import gzip
 import hashlib
 import importlib.metadata
+import importlib.util
 import io
 import math
 import pickle
@@ -31,7 +32,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from sklearn.datasets import load_digits
 
 from hashi_print.render.fill import placed_glyph
 from hashi_print.sheets.scan.digits import LAYERS, NORM, features, logits, softmax
@@ -49,7 +49,13 @@ class _ArraysOnly(pickle.Unpickler):
     """An unpickler that rebuilds numpy arrays and nothing else (the data file is not our own)."""
 
     def find_class(self, module: str, name: str):
-        allowed = {("numpy", "ndarray"), ("numpy", "dtype"), ("numpy.core.multiarray", "_reconstruct")}
+        allowed = {
+            ("numpy", "ndarray"),
+            ("numpy", "dtype"),
+            ("numpy.core.multiarray", "_reconstruct"),  # as numpy 1 pickled them
+            ("numpy._core.multiarray", "_reconstruct"),  # as numpy 2 does
+            ("_codecs", "encode"),  # bytes in a Python 3 pickle of protocol 2
+        }
         if (module, name) in allowed:
             return super().find_class(module, name)
         raise pickle.UnpicklingError(f"unexpected {module}.{name} in the MNIST file")
@@ -311,6 +317,11 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--glyphs", action="store_true", help="also rewrite the pen model's handwriting.npz")
     args = ap.parse_args()
+    for module in ("sklearn", "torch"):
+        if importlib.util.find_spec(module) is None:
+            raise SystemExit(f"train_digits: {module} missing; run: pip install -e '.[train]'")
+    from sklearn.datasets import load_digits
+
     rng = np.random.default_rng(args.seed)
     images, labels, other_images, other_labels = mnist()
     jobs = [(images, labels, args.seed * 100 + k, args) for k in range(args.nets)]
