@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 from importlib import resources
 from pathlib import Path
 
 from fontTools.ttLib import TTFont
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "subset_fonts.py"
+from tests.scripts import load_script
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("subset_fonts", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("subset_fonts")
 
 
 def test_a_subset_keeps_its_source_date_and_is_byte_identical_when_cut_again(tmp_path):

@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import os
 import pickle
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_digits.py"
+from tests.scripts import load_script
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("train_digits", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("train_digits")
 
 
 class _Payload:
