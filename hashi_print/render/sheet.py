@@ -375,6 +375,9 @@ def _draw_turns(cv: Canvas, lay: SheetLayout) -> None:
                     color="#555555")
 
 
+SIX_MARK_STEP = 3.2  # mm between the centres of the six symbol's circles
+
+
 def _goal_mark(cv: Canvas, goal: str, right: float, mid: float) -> None:
     """Draw a goal's small symbol ending at `right`, centred on `mid`: its flag, or three joined circles."""
     if goal in FLAG_COLORS:
@@ -384,10 +387,7 @@ def _goal_mark(cv: Canvas, goal: str, right: float, mid: float) -> None:
         width = (2.0 if goal == "red" else 1.35) * h
         draw_flag(cv, right - width, top + FLAG_POLE_GAP * pole + h, pole, goal)
         return
-    for k in range(3):
-        cv.circle(right - 8.2 + k * 3.2, mid, 1.1, width=0.25)
-    cv.line(right - 7.1, mid, right - 5.2, mid, width=0.35)
-    cv.line(right - 3.9, mid, right - 2.0, mid, width=0.35)
+    _six_mark(cv, right - 8.2, mid, 1.1)
 
 
 def _goal_icon(cv: Canvas, goal: str, x: float, y: float) -> None:
@@ -396,10 +396,15 @@ def _goal_icon(cv: Canvas, goal: str, x: float, y: float) -> None:
         cv.circle(x + 2.2, y + 6.2, 2.0, width=0.3)
         draw_island_flag(cv, x + 2.2, y + 6.2, 2.0, goal)
     else:
-        for k in range(3):
-            cv.circle(x + 1.4 + k * 3.2, y + 5.2, 1.2, width=0.25)
-        cv.line(x + 2.6, y + 5.2, x + 4.6, y + 5.2, width=0.35)
-        cv.line(x + 5.8, y + 5.2, x + 7.8, y + 5.2, width=0.35)
+        _six_mark(cv, x + 1.4, y + 5.2, 1.2)
+
+
+def _six_mark(cv: Canvas, first: float, mid: float, r: float) -> None:
+    """Draw the six goal's symbol: three circles of radius `r`, the first centred at (first, mid), joined."""
+    for k in range(3):
+        cv.circle(first + k * SIX_MARK_STEP, mid, r, width=0.25)
+    for k in range(2):
+        cv.line(first + k * SIX_MARK_STEP + r, mid, first + (k + 1) * SIX_MARK_STEP - r, mid, width=0.35)
 
 
 def _draw_bonus(cv: Canvas, scoring: Scoring, lay: SheetLayout) -> None:
