@@ -45,18 +45,23 @@ GLYPHS_PER_DIGIT = 40
 MNIST_SHA256 = "f11bb9e41d6c1b6c124aa38fd605497bdcfe2ee08cf7c2bb5a41ab5d759e1416"
 
 
+# What a pickle of numpy arrays may name; the MNIST file is not our own, so nothing else is loaded.
+ARRAY_PICKLE_NAMES = frozenset(
+    {
+        ("numpy", "ndarray"),
+        ("numpy", "dtype"),
+        ("numpy.core.multiarray", "_reconstruct"),  # as numpy 1 pickled them
+        ("numpy._core.multiarray", "_reconstruct"),  # as numpy 2 does
+        ("_codecs", "encode"),  # bytes in a Python 3 pickle of protocol 2
+    }
+)
+
+
 class _ArraysOnly(pickle.Unpickler):
     """An unpickler that rebuilds numpy arrays and nothing else (the data file is not our own)."""
 
     def find_class(self, module: str, name: str):
-        allowed = {
-            ("numpy", "ndarray"),
-            ("numpy", "dtype"),
-            ("numpy.core.multiarray", "_reconstruct"),  # as numpy 1 pickled them
-            ("numpy._core.multiarray", "_reconstruct"),  # as numpy 2 does
-            ("_codecs", "encode"),  # bytes in a Python 3 pickle of protocol 2
-        }
-        if (module, name) in allowed:
+        if (module, name) in ARRAY_PICKLE_NAMES:
             return super().find_class(module, name)
         raise pickle.UnpicklingError(f"unexpected {module}.{name} in the MNIST file")
 
@@ -335,13 +340,14 @@ def main() -> None:
     nets = [tuple((_half(w), _half(b)) for w, b in net) for net in nets]
     ytr = sum(n[2] for n in nets_out)
     xca, yca = sheet_rows(other_images, other_labels, rng, 1, distorted=True, plain=args.plain)
-    t = temperature(logits(xca, nets), yca)
+    zca = logits(xca, nets)
+    t = temperature(zca, yca)
     print(
         f"training: {args.nets} networks, {ytr} drawings of {len(labels)} MNIST training digits; "
         f"calibration: {len(yca)} drawings of the MNIST test digits (other writers)"
     )
     print(f"temperature: {t:.2f}")
-    report("calibration writers (MNIST test digits drawn on a sheet)", softmax(logits(xca, nets), t), yca)
+    report("calibration writers (MNIST test digits drawn on a sheet)", softmax(zca, t), yca)
     test = load_digits()
     xte, yte = heldout_rows(test, np.random.default_rng(args.seed + 1000))
     report("held-out writers (scikit-learn digits drawn on a sheet)", softmax(logits(xte, nets), t), yte)
