@@ -2,6 +2,7 @@
 
 Usage: .venv/bin/python bench/six_goal.py [--sides 30] [--deals 2] [--seed 1] [--out bench/six-goal.md]
        .venv/bin/python bench/six_goal.py --design [--seed 1] [--budget STEPS] [--max-lanes A,B] [--out FILE]
+       .venv/bin/python bench/six_goal.py --groups [--deals 8] [--out FILE]
 
 Every measurement plays the strong bot under the random setup (every unflagged island with a 3 and with
 a 4, `deals` deals each: the design run's screening) with the design run's provisional six value. It
@@ -11,7 +12,10 @@ constraint (sparser and denser); the same sides with the flags moved to 2-lane i
 towards a hub-and-leaf lane graph (no lane joins two 2-lane islands or two islands with 3-4 lanes); and
 other decks on the shipped and the sparsest sides. With --design it runs the whole design search
 starting from the deck with many 1s and 2s and tabulates every objective of its final games (the
-shipped layouts are not touched). Deterministic for a seed; run it under `nice`.
+shipped layouts are not touched). With --groups it plays the shipped sides and deck (random setup and
+the shipped adversary's setup) and reports how often the largest circled group reaches 6 to 14 islands:
+how often a goal of that many joined islands would be reached if the bots played as they do now.
+Deterministic for a seed; run it under `nice`.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from dataclasses import dataclass
 import hashi_print.game.design as design_module
 from hashi_print.files import write_atomic
 from hashi_print.game.board import BoardSide, builtin_side
-from hashi_print.game.deck import CARDS_PLAYED, Card, Deck, card_from_text, load_deck
+from hashi_print.game.deck import CARDS_PLAYED, Card, Deck, card_from_text, designed_json, load_deck
 from hashi_print.game.design import (
     SIDE_CROSSINGS,
     SIZES,
@@ -88,6 +92,45 @@ def _play(index: int) -> tuple[int, int, int, int, int, int, int]:
     reached = [rec.goal_turn(g) is not None for g in ("six", "red", "blue")]
     return (*map(int, reached), rec.numeral_skips - rec.forced_numeral_skips, rec.numeral_skips,  # type: ignore[return-value]
             rec.circled, largest, rec.score)
+
+
+def _groups(side: BoardSide, deck: Deck, setups: tuple[tuple[int, int], ...], games: int,
+            workers: int) -> list[int]:
+    """The largest circled group of each of `games` strong games under `setups` (played in turn)."""
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(workers, initializer=_init, initargs=(side, deck, setups)) as pool:
+        return [row[6] for row in pool.map(_play, range(games), chunksize=4)]
+
+
+def groups_table(deals: int, workers: int, note: Callable[[str], None]) -> str:
+    """How often the largest circled group reaches each size on the shipped sides, both setups."""
+    sizes = range(6, 15)
+    adversary = designed_json("scoring.json")["design"]["adversary"]
+    lines = ["## A goal of more joined islands: the largest circled group on the shipped sides", "",
+             f"Command: `.venv/bin/python bench/six_goal.py --groups --deals {deals}`; strong bot, "
+             f"shipped deck, provisional six value {provisional_scoring().bonus['six']}; random setup: "
+             f"{deals} deals x every setup; adversary: the shipped adversary's setup on {deals * 25} "
+             "deals. Each cell is the share of games whose largest group of circled islands joined by "
+             "bridges has at least that many islands. The bot plays for today's six goal, so a goal of "
+             "N islands with its own bonus would be reached somewhat more often than shown.", "",
+             "| side | setup | games | band | " + " | ".join(f">= {n}" for n in sizes) + " |",
+             "|---" * (4 + len(sizes)) + "|"]
+    for name in ("A", "B"):
+        side = builtin_side(name)
+        labels = [i.label for i in side.islands]
+        text = adversary[name]
+        runs = (("random", plain_setups(side), deals * len(plain_setups(side))),
+                (f"adversary {text}", ((labels.index(text[0]), int(text[1:])),), deals * 25))
+        low, high = TARGETS[name].goal_band
+        for kind, setups, games in runs:
+            note(f"side {name}, {kind}: {games} games")
+            big = _groups(side, load_deck(), setups, games, workers)
+            cells = [sum(b >= n for b in big) / len(big) for n in sizes]
+            marked = [f"**{_pct(c)}**" if low <= c <= high else _pct(c) for c in cells]
+            band = f"{_pct(low)}-{_pct(high)}"
+            lines.append(f"| {name} | {kind} | {games} | {band} | " + " | ".join(marked) + " |")
+    lines += ["", "Bold: inside the side's goal band."]
+    return "\n".join(lines) + "\n"
 
 
 def measure(side: BoardSide, deck: Deck, deals: int, workers: int) -> Probe:
@@ -363,13 +406,19 @@ def main() -> None:
     ap.add_argument("--budget", type=int,
                     help="with --design: search steps per side (default: the shipped run's)")
     ap.add_argument("--max-lanes", help="with --design: at most this many lanes on side A and B, e.g. 22,21")
+    ap.add_argument("--groups", action="store_true",
+                    help="instead: how often the largest circled group reaches 6-14 islands (shipped sides)")
     args = ap.parse_args()
     note = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731 - a one-line printer
     caps = tuple(int(x) for x in args.max_lanes.split(",")) if args.max_lanes else None
     if caps is not None and len(caps) != 2:
         ap.error("--max-lanes takes two numbers, side A's and side B's, e.g. 22,21")
-    text = (design_table(args.seed, args.budget, caps, args.workers, note) if args.design
-            else report(args.sides, args.deals, args.seed, args.workers, note))
+    if args.groups:
+        text = groups_table(args.deals, args.workers, note)
+    elif args.design:
+        text = design_table(args.seed, args.budget, caps, args.workers, note)
+    else:
+        text = report(args.sides, args.deals, args.seed, args.workers, note)
     if args.out:
         write_atomic(args.out, text)
     else:
