@@ -8,6 +8,8 @@ import dataclasses
 import io
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
@@ -194,6 +196,7 @@ def _bad_images(tmp_path, kit):
     out["text"] = tmp_path / "text.jpg"
     cv2.imwrite(str(tmp_path / "tiny.png"), np.full((40, 30, 3), 255, np.uint8))
     out["tiny"] = tmp_path / "tiny.png"
+    from reportlab.lib.utils import ImageReader
     from reportlab.pdfgen.canvas import Canvas
 
     c = Canvas(str(tmp_path / "vector.pdf"))
@@ -202,6 +205,16 @@ def _bad_images(tmp_path, kit):
     out["vector pdf"] = tmp_path / "vector.pdf"
     (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\n garbage")
     out["broken pdf"] = tmp_path / "broken.pdf"
+    cv2.imwrite(str(tmp_path / "dot.png"), np.zeros((1, 1, 3), np.uint8))  # too small to shrink 8 times
+    out["one pixel"] = tmp_path / "dot.png"
+    (tmp_path / "tiny.gif").write_bytes(b"GIF89a\x01\x00\x01\x00\x00\x00\x00;")  # OpenCV logs about it
+    out["gif"] = tmp_path / "tiny.gif"
+    scan = Canvas(str(tmp_path / "scan.pdf"))
+    scan.drawImage(ImageReader(io.BytesIO(jpeg)), 0, 0, 595, 842)
+    scan.save()
+    whole = (tmp_path / "scan.pdf").read_bytes()
+    (tmp_path / "cut.pdf").write_bytes(whole[: len(whole) * 2 // 3])  # pypdf logs what it repairs
+    out["cut pdf"] = tmp_path / "cut.pdf"
     return out
 
 
@@ -218,6 +231,19 @@ def test_bad_images_are_one_line_and_exit_2(kit, tmp_path):
         assert "Traceback" not in result.output
         as_json = CliRunner().invoke(cli, ["scan", str(path), "--json"])
         assert as_json.exit_code == 2 and json.loads(as_json.output.splitlines()[0])["status"] == "unreadable"
+
+
+def test_bad_images_give_one_line_from_the_installed_command(kit, tmp_path):
+    # OpenCV and pypdf write their own complaints straight to the process's stderr: only a real process
+    # shows whether a user would see more than the one line.
+    paths = _bad_images(tmp_path, kit)
+    for what in ("one pixel", "gif", "cut pdf", "text"):
+        path = paths[what]
+        argv = [sys.executable, "-m", "hashi_print.cli", "scan", str(path)]
+        run = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+        assert run.returncode == 2 and run.stdout == "", (what, run.stdout)
+        lines = run.stderr.strip().splitlines()
+        assert len(lines) == 1 and str(path) in lines[0], (what, lines)
 
 
 def _mix_ok() -> bool:
@@ -372,3 +398,21 @@ def test_two_crossed_boxes_in_a_goal_row_go_to_review(kit):
     assert scan.status == ScanStatus.REVIEW
     doubt = [u for u in scan.uncertain if (u.field, u.where) == ("bonus", goal)]
     assert len(doubt) == 1 and {doubt[0].read, *doubt[0].alternatives} >= {turn, other}
+
+
+def test_a_photo_is_turned_as_its_exif_says_and_a_big_jpeg_decoded_smaller(tmp_path):
+    from PIL import Image
+
+    from hashi_print.sheets.scan.register import load_image
+
+    pixels = np.zeros((1200, 900, 3), np.uint8)
+    pixels[:100, :50] = 255  # a white block in the top-left corner
+    picture = Image.fromarray(pixels)
+    exif = picture.getexif()
+    exif[0x0112] = 6  # the camera was turned: show the picture turned a quarter clockwise
+    picture.save(tmp_path / "turned.jpg", exif=exif.tobytes(), quality=95)
+    img = load_image(tmp_path / "turned.jpg")
+    assert img.shape == (900, 1200, 3)
+    assert img[:50, -100:].mean() > 200 and img[-50:, :100].mean() < 50  # the block is now top-right, lying
+    Image.fromarray(np.full((3000, 2000, 3), 128, np.uint8)).save(tmp_path / "big.jpg")  # 6 MP
+    assert load_image(tmp_path / "big.jpg").shape == (1500, 1000, 3)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import logging
+import warnings
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,55 +51,104 @@ def load_image(path: str | Path) -> np.ndarray:
     if p.stat().st_size > MAX_BYTES:
         raise UnreadableImage(f"file is larger than {MAX_BYTES // 2**20} MB", source=str(p))
     data = p.read_bytes()
-    if data[:5] == b"%PDF-":
-        data = _pdf_page_image(data, p)
-    buf = np.frombuffer(data, np.uint8)
-    header = cv2.imdecode(buf, cv2.IMREAD_REDUCED_GRAYSCALE_8) if len(buf) else None
-    if header is None:
-        raise UnreadableImage("not an image (expected JPEG, PNG or a PDF page)", source=str(p))
-    if header.size * 64 > MAX_PIXELS:
-        raise UnreadableImage(f"image is larger than {MAX_PIXELS // 1_000_000} megapixels", source=str(p))
-    # A big JPEG is decoded at half or quarter size straight from its DCT: faster, and still
-    # several pixels per millimetre more than the reading needs.
-    flag = cv2.IMREAD_COLOR
-    if header.size * 64 > 4 * DECODE_PIXELS:
-        flag = cv2.IMREAD_REDUCED_COLOR_4
-    elif header.size * 64 > DECODE_PIXELS:
-        flag = cv2.IMREAD_REDUCED_COLOR_2
-    img = cv2.imdecode(buf, flag)
-    if img is None:
-        raise UnreadableImage("not an image (expected JPEG, PNG or a PDF page)", source=str(p))
-    if img.shape[0] * img.shape[1] < MIN_PIXELS:
+    pdf = data[:5] == b"%PDF-"
+    picture = _pdf_picture(data, p) if pdf else _picture(data, p)
+    width, height = picture.size
+    if width * height > MAX_PIXELS:
+        raise _too_large(p)
+    if width * height < MIN_PIXELS:
         raise UnreadableImage(
-            f"image is too small ({img.shape[1]}x{img.shape[0]}); "
-            "photograph the whole sheet at 1 megapixel or more",
+            f"image is too small ({width}x{height}); photograph the whole sheet at 1 megapixel or more",
             source=str(p),
         )
-    return img
+    return _pixels(picture, p, _reduction(width * height) if picture.format == "JPEG" else 1)
 
 
-def _pdf_page_image(data: bytes, p: Path) -> bytes:
-    """The largest image on a PDF's first page (what a scanner writes), as encoded bytes."""
-    import io
+def _reduction(pixels: int) -> int:
+    """How many times smaller a JPEG of this many pixels is decoded: a big one at half or quarter size,
+    straight from its DCT (faster, and still several pixels per millimetre more than the reading needs)."""
+    return 4 if pixels > 4 * DECODE_PIXELS else 2 if pixels > DECODE_PIXELS else 1
 
+
+def _too_large(p: Path) -> UnreadableImage:
+    """The error for a picture of more pixels than the reader takes."""
+    return UnreadableImage(f"image is larger than {MAX_PIXELS // 1_000_000} megapixels", source=str(p))
+
+
+def _picture(data: bytes, p: Path):
+    """The file as a Pillow image, its header read but its pixels not yet decoded."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with warnings.catch_warnings():
+            # Pillow warns about pictures far beyond MAX_PIXELS; load_image refuses them in one line.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            return Image.open(io.BytesIO(data))
+    except Image.DecompressionBombError:
+        raise _too_large(p) from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+        raise UnreadableImage("not an image (expected JPEG, PNG or a PDF page)", source=str(p)) from None
+
+
+def _pixels(picture, p: Path, reduce: int = 1) -> np.ndarray:
+    """A Pillow image's pixels as a BGR array, `reduce` times smaller, turned upright as its EXIF says.
+
+    Pillow decodes here, not OpenCV: the JPEG and PNG libraries under OpenCV print their complaints about
+    a damaged file to the terminal, where the user should see one line.
+    """
+    from PIL import Image, ImageOps
+
+    try:
+        if reduce > 1:
+            picture.draft("RGB", (picture.width // reduce, picture.height // reduce))
+        picture.load()
+        ImageOps.exif_transpose(picture, in_place=True)
+        rgb = np.asarray(picture if picture.mode == "RGB" else picture.convert("RGB"))
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as err:
+        raise UnreadableImage(f"damaged image ({_one_line(err)})", source=str(p)) from None
+    return np.ascontiguousarray(rgb[:, :, ::-1])
+
+
+def _one_line(err: Exception) -> str:
+    """An error's text on one short line, however the library words it."""
+    return " ".join(str(err).split())[:120] or type(err).__name__
+
+
+def _pdf_picture(data: bytes, p: Path):
+    """The largest image on a PDF's first page (what a scanner writes), as a Pillow image."""
+    from PIL import Image
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
 
+    # pypdf logs what it repairs in a damaged file; the one line below says what matters.
+    log = logging.getLogger("pypdf")
+    level = log.level
+    log.setLevel(logging.CRITICAL)
     try:
-        page = PdfReader(io.BytesIO(data)).pages[0]
-        images = list(page.images)
-    except (PdfReadError, IndexError, KeyError, ValueError, TypeError) as err:
-        raise UnreadableImage(f"cannot read the PDF ({err})", source=str(p)) from None
-    if not images:
-        raise UnreadableImage(
-            "the PDF's first page holds no scanned image (print the sheet, fill it, "
-            "then scan or photograph it)",
-            source=str(p),
-        )
-    best = max(images, key=lambda im: len(im.data))
-    out = io.BytesIO()
-    best.image.convert("RGB").save(out, format="PNG")
-    return out.getvalue()
+        images = list(PdfReader(io.BytesIO(data)).pages[0].images)
+        if not images:
+            raise UnreadableImage(
+                "the PDF's first page holds no scanned image (print the sheet, fill it, "
+                "then scan or photograph it)",
+                source=str(p),
+            )
+        return max(images, key=lambda im: len(im.data)).image
+    except UnreadableImage:
+        raise
+    # A damaged file, or an image Pillow cannot open (pypdf hands a page's image streams to Pillow).
+    except (
+        PdfReadError,
+        OSError,
+        IndexError,
+        KeyError,
+        ValueError,
+        TypeError,
+        NotImplementedError,
+        Image.DecompressionBombError,
+    ) as err:
+        raise UnreadableImage(f"cannot read the PDF ({_one_line(err)})", source=str(p)) from None
+    finally:
+        log.setLevel(level)
 
 
 def marker_page_corners(kind: str, paper: str) -> dict[int, np.ndarray]:
