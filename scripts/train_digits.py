@@ -315,7 +315,7 @@ def main() -> None:
     """Train, calibrate, report held-out accuracy, write the weights."""
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--copies", type=int, default=1, help="sheet drawings of each training digit")
+    ap.add_argument("--copies", type=int, default=2, help="sheet drawings of each training digit")
     ap.add_argument("--plain", type=float, default=0.25, help="share of first drawings left undistorted")
     ap.add_argument("--nets", type=int, default=4, help="networks averaged (trained two at a time)")
     ap.add_argument("--epochs", type=int, default=5)
