@@ -215,6 +215,16 @@ def _bad_images(tmp_path, kit):
     whole = (tmp_path / "scan.pdf").read_bytes()
     (tmp_path / "cut.pdf").write_bytes(whole[: len(whole) * 2 // 3])  # pypdf logs what it repairs
     out["cut pdf"] = tmp_path / "cut.pdf"
+    from PIL import Image
+
+    blank = Image.fromarray(np.full((1200, 900, 3), 250, np.uint8))
+    exif = blank.getexif()
+    exif[0x0112] = 6
+    raw = bytearray(exif.tobytes())
+    at = raw.find(b"\x01\x12\x00\x03")  # the orientation tag (big-endian): claim 65535 values
+    raw[at + 4 : at + 8] = (0xFFFF).to_bytes(4, "big")
+    blank.save(tmp_path / "exif.jpg", exif=bytes(raw))  # Pillow warns about it
+    out["damaged exif"] = tmp_path / "exif.jpg"
     return out
 
 
@@ -237,7 +247,7 @@ def test_bad_images_give_one_line_from_the_installed_command(kit, tmp_path):
     # OpenCV and pypdf write their own complaints straight to the process's stderr: only a real process
     # shows whether a user would see more than the one line.
     paths = _bad_images(tmp_path, kit)
-    for what in ("one pixel", "gif", "cut pdf", "text"):
+    for what in ("one pixel", "gif", "cut pdf", "damaged exif", "text"):
         path = paths[what]
         argv = [sys.executable, "-m", "hashi_print.cli", "scan", str(path)]
         run = subprocess.run(argv, capture_output=True, text=True, timeout=120)

@@ -81,8 +81,8 @@ def _picture(data: bytes, p: Path):
 
     try:
         with warnings.catch_warnings():
-            # Pillow warns about pictures far beyond MAX_PIXELS; load_image refuses them in one line.
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            # Pillow warns about a huge picture or a damaged header; load_image says what matters in one line.
+            warnings.simplefilter("ignore")
             return Image.open(io.BytesIO(data))
     except Image.DecompressionBombError:
         raise _too_large(p) from None
@@ -99,11 +99,13 @@ def _pixels(picture, p: Path, reduce: int = 1) -> np.ndarray:
     from PIL import Image, ImageOps
 
     try:
-        if reduce > 1:
-            picture.draft("RGB", (picture.width // reduce, picture.height // reduce))
-        picture.load()
-        ImageOps.exif_transpose(picture, in_place=True)
-        rgb = np.asarray(picture if picture.mode == "RGB" else picture.convert("RGB"))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. a damaged EXIF block: the turn it holds is then skipped
+            if reduce > 1:
+                picture.draft("RGB", (picture.width // reduce, picture.height // reduce))
+            picture.load()
+            ImageOps.exif_transpose(picture, in_place=True)
+            rgb = np.asarray(picture if picture.mode == "RGB" else picture.convert("RGB"))
     except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as err:
         raise UnreadableImage(f"damaged image ({_one_line(err)})", source=str(p)) from None
     return np.ascontiguousarray(rgb[:, :, ::-1])
