@@ -90,7 +90,7 @@ def _picture(data: bytes, p: Path):
         raise UnreadableImage("not an image (expected JPEG, PNG or a PDF page)", source=str(p)) from None
 
 
-def _pixels(picture, p: Path, reduce: int = 1) -> np.ndarray:
+def _pixels(picture, p: Path, reduce: int) -> np.ndarray:
     """A Pillow image's pixels as a BGR array, `reduce` times smaller, turned upright as its EXIF says.
 
     Pillow decodes here, not OpenCV: the JPEG and PNG libraries under OpenCV print their complaints about
@@ -128,15 +128,7 @@ def _pdf_picture(data: bytes, p: Path):
     log.setLevel(logging.CRITICAL)
     try:
         images = list(PdfReader(io.BytesIO(data)).pages[0].images)
-        if not images:
-            raise UnreadableImage(
-                "the PDF's first page holds no scanned image (print the sheet, fill it, "
-                "then scan or photograph it)",
-                source=str(p),
-            )
-        return max(images, key=lambda im: len(im.data)).image
-    except UnreadableImage:
-        raise
+        picture = max(images, key=lambda im: len(im.data)).image if images else None
     # A damaged file, or an image Pillow cannot open (pypdf hands a page's image streams to Pillow).
     except (
         PdfReadError,
@@ -151,6 +143,13 @@ def _pdf_picture(data: bytes, p: Path):
         raise UnreadableImage(f"cannot read the PDF ({_one_line(err)})", source=str(p)) from None
     finally:
         log.setLevel(level)
+    if picture is None:
+        raise UnreadableImage(
+            "the PDF's first page holds no scanned image (print the sheet, fill it, "
+            "then scan or photograph it)",
+            source=str(p),
+        )
+    return picture
 
 
 def marker_page_corners(kind: str, paper: str) -> dict[int, np.ndarray]:
