@@ -53,6 +53,7 @@ from hashi_print.game.design_report import objectives_tables
 from hashi_print.game.rules import circled_groups
 from hashi_print.game.simulate import play_game
 from hashi_print.geometry import build_geometry, crossing_pairs
+from hashi_print.sheets.formats import parse_numeral
 
 ALIGNS = (0.5, 0.6, 0.7, 0.85)
 PROBE_SEED = 5
@@ -94,12 +95,12 @@ def _play(index: int) -> tuple[int, int, int, int, int, int, int]:
             rec.circled, largest, rec.score)
 
 
-def _groups(side: BoardSide, deck: Deck, setups: tuple[tuple[int, int], ...], games: int,
-            workers: int) -> list[int]:
-    """The largest circled group of each of `games` strong games under `setups` (played in turn)."""
+def _games(side: BoardSide, deck: Deck, setups: tuple[tuple[int, int], ...], games: int,
+           workers: int) -> list[tuple[int, int, int, int, int, int, int]]:
+    """`_play`'s row for each of `games` strong games, the setups taken in turn on common deals."""
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(workers, initializer=_init, initargs=(side, deck, setups)) as pool:
-        return [row[6] for row in pool.map(_play, range(games), chunksize=4)]
+        return pool.map(_play, range(games), chunksize=4)
 
 
 def groups_table(deals: int, workers: int, note: Callable[[str], None]) -> str:
@@ -117,14 +118,14 @@ def groups_table(deals: int, workers: int, note: Callable[[str], None]) -> str:
              "|---" * (4 + len(sizes)) + "|"]
     for name in ("A", "B"):
         side = builtin_side(name)
-        labels = [i.label for i in side.islands]
+        setups = plain_setups(side)
         text = adversary[name]
-        runs = (("random", plain_setups(side), deals * len(plain_setups(side))),
-                (f"adversary {text}", ((labels.index(text[0]), int(text[1:])),), deals * 25))
+        runs = (("random", setups, deals * len(setups)),
+                (f"adversary {text}", (parse_numeral(side, text, None),), deals * 25))
         low, high = TARGETS[name].goal_band
         for kind, setups, games in runs:
             note(f"side {name}, {kind}: {games} games")
-            big = _groups(side, load_deck(), setups, games, workers)
+            big = [row[6] for row in _games(side, load_deck(), setups, games, workers)]
             cells = [sum(b >= n for b in big) / len(big) for n in sizes]
             marked = [f"**{_pct(c)}**" if low <= c <= high else _pct(c) for c in cells]
             band = f"{_pct(low)}-{_pct(high)}"
@@ -136,11 +137,7 @@ def groups_table(deals: int, workers: int, note: Callable[[str], None]) -> str:
 def measure(side: BoardSide, deck: Deck, deals: int, workers: int) -> Probe:
     """Play every setup on `deals` common deals with the strong bot and summarise."""
     setups = plain_setups(side)
-    games = deals * len(setups)
-    ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(workers, initializer=_init, initargs=(side, deck, setups)) as pool:
-        rows = pool.map(_play, range(games), chunksize=4)
-    col = list(zip(*rows, strict=True))
+    col = list(zip(*_games(side, deck, setups, deals * len(setups), workers), strict=True))
     geo = side.geometry
     return Probe(six=statistics.fmean(col[0]), red=statistics.fmean(col[1]), blue=statistics.fmean(col[2]),
                  numeral_skips=statistics.fmean(col[3]),
