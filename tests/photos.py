@@ -18,7 +18,7 @@ from hashi_print.game.board import BoardSide
 from hashi_print.game.deck import Deck
 from hashi_print.game.scoring import Scoring
 from hashi_print.game.simulate import deal, play_game
-from hashi_print.render.fill import draw_marks, hand_pen
+from hashi_print.render.fill import draw_marks, hand_pen, shipped_glyphs
 from hashi_print.render.raster import RasterCanvas
 from hashi_print.render.sheet import draw_sheet, sheet_layout
 from hashi_print.sheets.formats import Record, record_from_moves
@@ -57,12 +57,14 @@ def filled_sheet(
     pen: str | None = None,
     ppm: float = 8.0,
     custom: bool = False,
+    writers: str = "optdigits",
 ) -> np.ndarray:
-    """The sheet with the marks drawn by a hand, as an RGB picture at `ppm` pixels per mm."""
+    """The sheet with the marks drawn by a hand (digits by the held-out `writers`), as an RGB picture at
+    `ppm` pixels per mm."""
     lay = sheet_layout(marks.side, paper, len(deck.cards), custom)
     cv = RasterCanvas(lay.width, lay.height, ppm)
     draw_sheet(cv, marks.side, deck, scoring, lay)
-    draw_marks(cv, lay, marks, hand_pen(rng, pen))
+    draw_marks(cv, lay, marks, hand_pen(rng, pen, shipped_glyphs(writers)))
     return cv.image
 
 

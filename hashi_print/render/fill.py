@@ -1,8 +1,9 @@
 """Draw a game's marks onto a score sheet: neatly, or as a hand would (a seeded pen model).
 
 The pen model draws wobbly strokes of varying width and pressure, circles that do not quite close,
-crosses over played cards, and numerals from real handwriting (`handwriting.npz`: digits by writers
-the photo reader's classifier never saw in training, stored as 8 x 8 ink counts).
+crosses over played cards, and numerals from real handwriting by writers the photo reader's classifier
+never saw in training (`handwriting.npz`): scikit-learn's digits, recorded as 8 x 8 ink counts, or
+MNIST test digits by the writers kept out of its calibration too, at their full 28 x 28.
 """
 
 from __future__ import annotations
@@ -48,14 +49,33 @@ def hand_pen(rng: random.Random, kind: str | None = None, glyphs: dict[int, list
     return Pen(color, width * rng.uniform(0.85, 1.25), rng, glyphs or shipped_glyphs())
 
 
+WRITERS = ("optdigits", "mnist")  # the held-out writers whose digits the pen model can write
+
+
 @cache
-def shipped_glyphs() -> dict[int, list]:
-    """The handwritten digits shipped with the package: digit -> list of 8 x 8 ink-count grids (0-16)."""
+def shipped_glyphs(writers: str = "optdigits") -> dict[int, list]:
+    """The held-out writers' digits shipped with the package: digit -> list of ink-count grids (0-16)."""
     import numpy as np
 
     with resources.files("hashi_print.render").joinpath("handwriting.npz").open("rb") as fh, np.load(fh) as d:
-        images, labels = d["images"], d["labels"]
+        if writers == "mnist":
+            images, labels = [ink_counts(a) for a in d["mnist_images"]], d["mnist_labels"]
+        else:
+            images, labels = d["images"], d["labels"]
     return {k: [images[i] for i in range(len(labels)) if labels[i] == k] for k in range(10)}
+
+
+def ink_counts(picture):
+    """A digit's picture (0-255) cut to its ink and centred in a square, as ink counts 0-16."""
+    import numpy as np
+
+    ys, xs = np.nonzero(picture > 40)
+    c = picture[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].astype(np.float32) / 255.0 * 16.0
+    h, w = c.shape
+    n = max(h, w) + 2
+    out = np.zeros((n, n), np.float32)
+    out[(n - h) // 2 : (n - h) // 2 + h, (n - w) // 2 : (n - w) // 2 + w] = c
+    return out
 
 
 def draw_marks(cv: Canvas, lay: SheetLayout, marks: Marks, pen: Pen) -> None:
