@@ -32,6 +32,9 @@ RUNNER_UP = math.log(30.0)  # a different consistent reading this close makes it
 # the ink outweighs that and still leaves it clearly ahead of every reading that keeps the rules.
 BREAK_PRIOR = math.log(99.0)
 BREAK = BREAK_PRIOR + math.log(CLEAR / (1.0 - CLEAR))
+# A circle traced over the printed ring leaves no ink outside it, so an uncircled island whose numeral
+# equals its bridges may be circled after all, however clean it looks.
+TRACED = 1.0 / 150.0
 MAX_STEPS = 3000
 INNER_STEPS = 200
 TRIALS = 60_000  # numeral choices tried per reading at most (a clean sheet needs a few hundred)
@@ -248,22 +251,29 @@ def _fits(numerals: list, spare: list[int], ends: list[tuple[int, int]]) -> bool
 
 def consistent(marks: Marks, deck: Deck) -> bool:
     """True when the marks could be the end of a game played by the rules (as far as the reader uses them)."""
+    return not any(_broken(marks, deck))
+
+
+def _broken(marks: Marks, deck: Deck):
+    """One item for each rule the marks break, as far as the reader uses the rules (lazily)."""
     side, geo = marks.side, marks.side.geometry
     state = GameState(side, marks.numerals, marks.bridges)
     for i, n in enumerate(marks.numerals):
         if i in marks.circled:
             if n is None or state.counts[i] != n:
-                return False
+                yield ("circled", i)
         elif n is not None and state.counts[i] >= n:
-            return False
-    if any(b and any(marks.bridges[j] for j in geo.crossings[k]) for k, b in enumerate(marks.bridges)):
-        return False
+            yield ("number", i)
+    for k, b in enumerate(marks.bridges):
+        if b and any(marks.bridges[j] for j in geo.crossings[k] if j > k):
+            yield ("crossing", k)
     if not _fits(list(marks.numerals), *_cards_and_ends(marks, deck)):
-        return False
-    reached = set(goals_met(state))
-    return all(
-        g in reached and earliest_goal_turn(state, g) <= t <= max(1, len(marks.cards)) for g, t in marks.goals
-    )
+        yield ("cards", None)
+    if marks.goals:
+        reached = set(goals_met(state))
+        for g, t in marks.goals:
+            if not (g in reached and earliest_goal_turn(state, g) <= t <= max(1, len(marks.cards))):
+                yield ("goal", g)
 
 
 def _evaluate(fields, choice, side, numerals, deck):
@@ -279,10 +289,16 @@ def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
     """The most probable consistent reading, with the fields a person should check."""
     fields = _outer_fields(m, side)
     labels = [i.label for i in side.islands]
-    found = _best_consistent(fields, side, m.numerals, deck)
     raw, raw_cost = _as_measured(fields, side, m.numerals)
+    broken = list(_broken(raw, deck))
+    full = {i for kind, i in broken if kind == "number"}  # uncircled, numeral not above its bridges
+    fields = [_maybe_traced(f) if f.kind == "circled" and f.index in full else f for f in fields]
+    found, searched = _best_consistent(fields, side, m.numerals, deck)
     gap = found[0][0] - raw_cost if found else math.inf
-    if not consistent(raw, deck) and gap >= BREAK:
+    # Each further rule broken on one sheet is as unlikely again as the first at one of its islands:
+    # ink that seems to break many rules at once is more likely misread (a circle traced on the
+    # printed ring looks like none) than a player breaking them all.
+    if broken and gap >= BREAK + (len(broken) - 1) * (BREAK_PRIOR + math.log(len(side.islands))):
         # The ink is much likelier than any reading that keeps the rules: the sheet breaks a rule.
         # It is reported as read; only the fields unclear on their own go to a person.
         doubt = [_uncertain(f, 0, math.exp(-f.costs[0])) for f in fields if math.exp(-f.costs[0]) < CLEAR]
@@ -291,6 +307,11 @@ def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
             for i, (v, p) in enumerate(zip(raw.numerals, m.numerals, strict=True))
             if p[v] < CLEAR
         ]
+        if not found and not searched:
+            # The search stopped before it found a reading that keeps the rules: one may lie beyond it,
+            # so the fields where the rules break go to a person too.
+            known = {(u.field, u.where) for u in doubt}
+            doubt += _where_broken(broken, fields, raw, m.numerals, labels, known)
         return Resolved(raw, tuple(doubt), False)
     best_cost, best, inner = found[0]
     doubtful: dict[tuple[str, str], Uncertain] = {}
@@ -355,6 +376,36 @@ def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
     return Resolved(marks, tuple(doubtful.values()), True)
 
 
+def _maybe_traced(f: _Field) -> _Field:
+    """A circle field read as empty that may hold a circle traced over the printed ring."""
+    if True in f.options:
+        return f
+    return dataclasses.replace(f, options=(*f.options, True), costs=(*f.costs, -math.log(TRACED)))
+
+
+def _where_broken(broken: list, fields: list[_Field], raw: Marks, numerals, labels, known: set) -> list:
+    """The fields at which a reading breaks the rules, as doubtful fields (those not already listed)."""
+    field_of = {"circled": "circled", "crossing": "bridges", "goal": "bonus"}
+    out = []
+    for kind, at in broken:
+        if kind in field_of:
+            index = GOALS.index(at) if kind == "goal" else at
+            f = next(f for f in fields if (f.kind, f.index) == (field_of[kind], index))
+            doubtful = [_uncertain(f, 0, math.exp(-f.costs[0]))]
+        else:  # a numeral not above its bridges (or a missed circle), or numerals no crossed-off card shows
+            islands = [at] if kind == "number" else [i for i, n in enumerate(raw.numerals) if n is not None]
+            read = [(i, raw.numerals[i]) for i in islands]
+            doubtful = [_number(labels[i], v, numerals[i], numerals[i][v]) for i, v in read]
+            if kind == "number":
+                f = next(f for f in fields if (f.kind, f.index) == ("circled", at))
+                doubtful.append(_uncertain(f, 0, math.exp(-f.costs[0])))
+        for u in doubtful:
+            if (u.field, u.where) not in known:
+                known.add((u.field, u.where))
+                out.append(u)
+    return out
+
+
 def _as_measured(fields: list[_Field], side: BoardSide, numerals: tuple[dict, ...]) -> tuple[Marks, float]:
     """The reading of every field on its own (rules aside), and its cost."""
     best = tuple(max(p, key=p.get) for p in numerals)
@@ -378,8 +429,11 @@ def _uncertain(f: _Field, chosen: int, confidence: float) -> Uncertain:
     return Uncertain(kind, f.where, read, tuple(v for v in f.options if v != read), confidence)
 
 
-def _best_consistent(fields: list[_Field], side: BoardSide, numerals: tuple[dict, ...], deck: Deck) -> list:
-    """The two best consistent readings (cost, outer choice, numerals), best-first over outer options."""
+def _best_consistent(
+    fields: list[_Field], side: BoardSide, numerals: tuple[dict, ...], deck: Deck
+) -> tuple[list, bool]:
+    """The two best consistent readings (cost, outer choice, numerals), best-first over outer options, and
+    whether the search saw every reading that could beat them (it stops after so many steps)."""
     inner_floor = sum(-math.log(max(max(p.values()), 1e-12)) for p in numerals)
     start = tuple(0 for _ in fields)
     open_set = [(sum(f.costs[0] for f in fields), start)]
@@ -392,7 +446,7 @@ def _best_consistent(fields: list[_Field], side: BoardSide, numerals: tuple[dict
     while open_set and steps < MAX_STEPS and tried < TRIALS:
         cost, choice = heapq.heappop(open_set)
         if len(out) >= 2 and cost + inner_floor >= out[1][0]:
-            break
+            return out, True
         steps += 1
         ev, spent = _evaluate(fields, choice, side, numerals, deck)
         tried += spent
@@ -407,4 +461,4 @@ def _best_consistent(fields: list[_Field], side: BoardSide, numerals: tuple[dict
                 if nxt not in seen:
                     seen.add(nxt)
                     heapq.heappush(open_set, (cost - fields[n].costs[c - 1] + fields[n].costs[c], nxt))
-    return out
+    return out, not open_set
