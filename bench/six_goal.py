@@ -3,6 +3,7 @@
 Usage: .venv/bin/python bench/six_goal.py [--sides 30] [--deals 2] [--seed 1] [--out bench/six-goal.md]
        .venv/bin/python bench/six_goal.py --design [--seed 1] [--budget STEPS] [--max-lanes A,B] [--out FILE]
        .venv/bin/python bench/six_goal.py --groups [--deals 8] [--out FILE]
+       .venv/bin/python bench/six_goal.py --bridges [--deals 4] [--out FILE]
 
 Every measurement plays the strong bot under the random setup (every unflagged island with a 3 and with
 a 4, `deals` deals each: the design run's screening) with the design run's provisional six value. It
@@ -14,7 +15,9 @@ other decks on the shipped and the sparsest sides. With --design it runs the who
 starting from the deck with many 1s and 2s and tabulates every objective of its final games (the
 shipped layouts are not touched). With --groups it plays the shipped sides and deck (random setup and
 the shipped adversary's setup) and reports how often the largest circled group reaches 6 to 14 islands:
-how often a goal of that many joined islands would be reached if the bots played as they do now.
+how often a goal of that many joined islands would be reached if the bots played as they do now. With
+--bridges it plays the shipped sides with the shipped deck's bridges lowered step by step (below the
+design's 30-35 bridges) and reports six, the flags and the skips for each bridge total.
 Deterministic for a seed; run it under `nice`.
 """
 
@@ -371,6 +374,36 @@ def report(sides: int, deals: int, seed: int, workers: int, note: Callable[[str]
     return "\n".join(lines) + "\n"
 
 
+def fewer_bridges(deck: Deck, total: int) -> Deck:
+    """The deck with its bridges lowered to `total`, one at a time from the card with the most (the higher
+    numeral first); below the design's bridge range, so not checked against it."""
+    bridges = [c.bridges for c in deck.cards]
+    while sum(bridges) > total:
+        k = max(range(len(bridges)), key=lambda k: (bridges[k], deck.cards[k].numeral))
+        bridges[k] -= 1
+    return Deck(tuple(sorted(Card(c.numeral, b) for c, b in zip(deck.cards, bridges, strict=True))))
+
+
+def bridges_table(deals: int, workers: int, note: Callable[[str], None]) -> str:
+    """The shipped sides with the shipped deck's bridges lowered: six, flags, skips per bridge total."""
+    lines = ["## Fewer bridges in the deck", "",
+             f"Command: `.venv/bin/python bench/six_goal.py --bridges --deals {deals}`; strong bot, random "
+             f"setup ({deals} deals x every setup), the shipped sides and the shipped deck's numerals, "
+             "its bridges lowered one at a time from the card with the most.", "",
+             "| side | bridges | six | red | blue | voluntary numeral skips | numerals written | circled "
+             "| largest circled group | mean |", "|---" * 10 + "|"]
+    deck = load_deck()
+    start = sum(c.bridges for c in deck.cards)
+    for name in ("A", "B"):
+        for total in (start, *(t for t in (30, 28, 26, 24, 22) if t < start)):
+            note(f"side {name}, {total} bridges")
+            p = measure(builtin_side(name), fewer_bridges(deck, total), deals, workers)
+            lines.append(f"| {name} | {total} | {_pct(p.six)} | {_pct(p.red)} | {_pct(p.blue)} | "
+                         f"{p.numeral_skips:.2f} | {_pct(p.numeral_share)} | {p.circled:.1f} | "
+                         f"{p.largest:.1f} | {p.mean:.1f} |")
+    return "\n".join(lines) + "\n"
+
+
 def design_table(seed: int, steps: int | None, caps: tuple[int, int] | None, workers: int,
                  note: Callable[[str], None]) -> str:
     """Run the design search from the deck with many 1s and 2s (side A and B lanes capped at `caps`)
@@ -405,6 +438,8 @@ def main() -> None:
     ap.add_argument("--max-lanes", help="with --design: at most this many lanes on side A and B, e.g. 22,21")
     ap.add_argument("--groups", action="store_true",
                     help="instead: how often the largest circled group reaches 6-14 islands (shipped sides)")
+    ap.add_argument("--bridges", action="store_true",
+                    help="instead: the shipped sides, fewer bridges in the deck (down to 22)")
     args = ap.parse_args()
     note = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731 - a one-line printer
     caps = tuple(int(x) for x in args.max_lanes.split(",")) if args.max_lanes else None
@@ -412,6 +447,8 @@ def main() -> None:
         ap.error("--max-lanes takes two numbers, side A's and side B's, e.g. 22,21")
     if args.groups:
         text = groups_table(args.deals, args.workers, note)
+    elif args.bridges:
+        text = bridges_table(args.deals, args.workers, note)
     elif args.design:
         text = design_table(args.seed, args.budget, caps, args.workers, note)
     else:

@@ -15,6 +15,7 @@ from hashi_print.game.design import (
     MARGINS,
     PROVISIONAL_SIX,
     SIDE_CROSSINGS,
+    SIX_FACTOR,
     SOLO_SHARES,
     WEIGHTS,
     DesignResult,
@@ -281,11 +282,14 @@ def report_markdown(result: DesignResult, seconds: float | None = None,
                          f"{t.bridge_skips:.2f} | {t.objective:.2f} | {'yes' if t.kept else ''} |")
     lines += ["", "## Side search", "",
               f"Each candidate is measured under both setups ({b.search.screen_deals} deals x every setup "
-              f"for the random setup, {b.search.games} games for the adversary's). Side A aims at the "
+              f"for the random setup, {b.search.games} games for the adversary's), with the strong and the "
+              "greedy bot (so the strong bot's edge is searched for, not only checked). Side A aims at the "
               f"highest mean score, side B at side A's mean / {B_RATIO}; both add 0.2 points per legal "
               "placement per turn and pay for every objective missed, aimed inside its target by a margin "
               "for the measuring error ("
               + ", ".join(f"{u} {MARGINS[u]:g} at {WEIGHTS[u]:g} points per unit" for u in MARGINS)
+              + f"; the six band at {SIX_FACTOR:g} of the rate's weight, because within the rules it is out "
+              "of reach once every island has two lanes, and chasing it made the strong bot pass more"
               + f"). The {FINALISTS} best distinct candidates of each search (`check` rows) are measured "
               f"again with the chosen deck, the greedy bot too ({b.confirm.screen_deals} deals x every "
               f"setup, {b.confirm.games} adversary games), and the best is kept. Numbers are means over "

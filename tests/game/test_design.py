@@ -206,13 +206,20 @@ def test_side_checks_cover_every_objective_under_both_setups():
 
 def test_side_objective_pays_for_misses_and_margins():
     inside = fake_measure(36, 20, {"red": 5, "blue": 5, "six": 5})
-    six_too_often = fake_measure(38, 20, {"red": 5, "blue": 5, "six": 10})
+    six_too_often = fake_measure(37, 20, {"red": 5, "blue": 5, "six": 10})
+    red_too_often = fake_measure(37, 20, {"red": 10, "blue": 5, "six": 5})
     assert side_objective("A", inside) > side_objective("A", six_too_often)
+    # The six band counts far less than the other goals' bands (it is out of reach within the rules) ...
+    assert side_objective("A", six_too_often) > side_objective("A", red_too_often) + 10
+    # ... and less than one voluntary numeral skip over the limit.
+    skippy = fake_measure(36, 20, {"red": 5, "blue": 5, "six": 5}, numeral_skips=4)
+    assert side_objective("A", six_too_often) > side_objective("A", skippy)
     # Side B aims at a target mean rather than the highest one.
     assert side_objective("B", fake_measure(30, 20, {"red": 5, "blue": 5, "six": 5}), target=30) > \
         side_objective("B", inside, target=30)
     # A rate on the band's edge pays for the search margin.
-    edge = fake_measure(36, 20, {"red": 5, "blue": 5, "six": 8}, games=10)
+    edge = fake_measure(36, 20, {"red": 17, "blue": 10, "six": 10}, games=20)
+    assert all(c.met for c in side_checks("A", edge))
     assert [c for c in side_checks("A", edge, margins=MARGINS) if not c.met]
     assert side_objective("A", edge) < side_objective("A", inside)
 

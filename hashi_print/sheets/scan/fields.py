@@ -232,12 +232,30 @@ def _crossed(ink, box, ppm: float, strip: float) -> Probs:
     The strips hold no print; a stroke across a strip inks every column of it, a speck only a few.
     """
     x, y, w, h = box
+    inner = (y + 0.8, h - 1.6)
+    # A blurred photo spreads the box's printed top and bottom edge into the strips, and one such row
+    # inks every column of them, as a stroke would. The edge runs on through the middle of the box,
+    # where a cross's strokes are far from the top and bottom: rows inked there are the edge's.
+    middle = _crop(ink, (x + w / 2 - 1.5, inner[0], 3.0, inner[1]), ppm, 0.0) > INK
+    keep = _inside_rows(middle, ppm)
     cover = []
     for sx in (x + 0.6, x + w - 0.6 - strip):
-        crop = _crop(ink, (sx, y + 0.8, strip, h - 1.6), ppm, 0.0)
-        cover.append(float(np.mean((crop > INK).any(axis=0))) if crop.size else 0.0)
+        on = (_crop(ink, (sx, inner[0], strip, inner[1]), ppm, 0.0) > INK)[keep]
+        cover.append(float(np.mean(on.any(axis=0))) if on.size else 0.0)
     p = _likely(min(cover), 0.5, 14.0)
     return {True: p, False: 1.0 - p}
+
+
+def _inside_rows(on: np.ndarray, ppm: float, reach: float = 1.0) -> slice:
+    """The rows left after dropping those within `reach` mm of the top and bottom that ink at least
+    half of `on`'s columns."""
+    edge = max(1, int(round(reach * ppm)))
+    top, bottom = 0, on.shape[0]
+    while top < min(edge, bottom) and on[top].mean() >= 0.5:
+        top += 1
+    while bottom > max(top, on.shape[0] - edge) and on[bottom - 1].mean() >= 0.5:
+        bottom -= 1
+    return slice(top, bottom)
 
 
 def _goals(ink, lay: SheetLayout, ppm: float) -> dict[str, Probs]:
