@@ -395,9 +395,10 @@ def bridges_table(deals: int, workers: int, note: Callable[[str], None]) -> str:
     deck = load_deck()
     start = sum(c.bridges for c in deck.cards)
     for name in ("A", "B"):
+        side = builtin_side(name)
         for total in (start, *(t for t in (30, 28, 26, 24, 22) if t < start)):
             note(f"side {name}, {total} bridges")
-            p = measure(builtin_side(name), fewer_bridges(deck, total), deals, workers)
+            p = measure(side, fewer_bridges(deck, total), deals, workers)
             lines.append(f"| {name} | {total} | {_pct(p.six)} | {_pct(p.red)} | {_pct(p.blue)} | "
                          f"{p.numeral_skips:.2f} | {_pct(p.numeral_share)} | {p.circled:.1f} | "
                          f"{p.largest:.1f} | {p.mean:.1f} |")

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from hashi_print.sheets.scan.fields import _crossed
+from hashi_print.sheets.scan.fields import INK, _crossed
 
 PPM = 6.0  # pixels per mm, as a 5 MP photo of an A4 sheet is read
 BOX = (10.0, 10.0, 13.0, 8.5)  # a bonus box (x, y, width, height in mm)
@@ -30,7 +30,7 @@ def test_a_box_edge_in_the_strip_is_not_a_cross(shift):
     ink = ink_map(shift, cross=False)
     # The printed edge really does reach into the strips for the larger shifts: a row inked across.
     strip = ink[int((BOX[1] + 0.8) * PPM):int((BOX[1] + BOX[3] - 0.8) * PPM),
-                int((BOX[0] + 0.6) * PPM):int((BOX[0] + 3.1) * PPM)] > 0.28
+                int((BOX[0] + 0.6) * PPM):int((BOX[0] + 3.1) * PPM)] > INK
     if abs(shift) >= 0.8:
         assert strip.all(axis=1).any()
     assert _crossed(ink, BOX, PPM, 2.5)[True] < 0.05
