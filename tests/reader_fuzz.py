@@ -105,8 +105,8 @@ SIDE = json.loads(designed_text("side-a.json"))
 DECK = json.loads(designed_text("deck.json"))
 SCORING = json.loads(designed_text("scoring.json"))
 PUZZLE_JSON = [puzzle_to_json(p) for p in PUZZLES]
-SHEET_JSON = [{"format": "hashi-sheet/1", "side": "A", "player": "Ann", "numbers": ["N4", "L2", "O2"],
-               "bridges": ["N=L", "N=O"], "circled": ["N", "L", "O"], "cards": [4, 6], "bonus": {"red": 9}},
+SHEET_JSON = [{"format": "hashi-sheet/1", "side": "A", "player": "Ann", "numbers": ["Q4", "P2", "R2"],
+               "bridges": ["Q=P", "Q=R"], "circled": ["Q", "P", "R"], "cards": [4, 6], "bonus": {"red": 9}},
               {"format": "hashi-record/1", "side": "A", "setup": "G4",
                "turns": [{"turn": 1, "card": "5/2", "number": "D5", "bridges": ["D-G", "D-G"]}]}]
 

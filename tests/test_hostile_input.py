@@ -16,7 +16,7 @@ from hashi_print.cli import cli
 from hashi_print.files import designed_text, write_atomic
 
 SOLVABLE = "7x7m2:3c5a1c1a1b2b2b2g4a5a4h2d2a"
-README_SHEET = ("hashi-sheet 1\nside A\nplayer Ann\nnumbers N4 L2 O2\nbridges N=L N=O\ncircled N L O\n"
+README_SHEET = ("hashi-sheet 1\nside A\nplayer Ann\nnumbers Q4 P2 R2\nbridges Q=P Q=R\ncircled Q P R\n"
                 "cards 4 6\n")
 DEEP = "[" * 100_000 + "]" * 100_000
 

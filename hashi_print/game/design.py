@@ -290,9 +290,9 @@ class Budget:
 
     side_steps: int = 30
     deck_steps: int = 12
-    search: Effort = Effort(3, 1, 0, 36)
-    confirm: Effort = Effort(3, 3, 8, 60)
-    final: Effort = Effort(10, 4, 24, 240)
+    search: Effort = Effort(3, 3, 4, 36)
+    confirm: Effort = Effort(6, 3, 8, 60)
+    final: Effort = Effort(20, 4, 24, 240)
 
 
 @dataclass(frozen=True)
@@ -327,10 +327,10 @@ def plain_setups(side: BoardSide) -> tuple[tuple[int, int], ...]:
 
 
 def _run(side: BoardSide, deck: Deck, scoring: Scoring, bots: Sequence[str], games: int, seed: int,
-         pool: Pool, setup: tuple[tuple[int, int], ...]) -> Simulation:
-    """Simulate with the design's fixed conventions (listed setups share their deals)."""
+         pool: Pool, setup: tuple[tuple[int, int], ...], share_deals: bool = True) -> Simulation:
+    """Simulate with the design's fixed conventions (see `simulate` for `share_deals`)."""
     return simulate(side, deck, bots, games, seed, scoring=scoring, setup=setup, workers=pool.workers,
-                    progress=pool.progress)
+                    progress=pool.progress, share_deals=share_deals)
 
 
 def setup_means(sim: Simulation, setups: Sequence[tuple[int, int]]) -> list[float]:
@@ -347,12 +347,16 @@ def measure_side(side: BoardSide, deck: Deck, scoring: Scoring, effort: Effort, 
                  bots: Sequence[str] = ("strong",)) -> Measure:
     """Measure a side under a random setup and under the setup an adversary picks by simulation.
 
-    Every setup is played on the same `screen_deals` deals (together: the random-setup games); the
-    `suspects` setups with the lowest strong-bot means are played again on fresh common deals, and the
-    lowest of those is the adversary's choice (ties: the first in island order), measured on fresh deals.
+    Every setup is played `screen_deals` times, each game on a deal of its own (together: the
+    random-setup games); the `suspects` setups with the lowest strong-bot means are played again on
+    fresh deals they share, and the lowest of those is the adversary's choice (ties: the first in island
+    order), measured on fresh deals.
     """
     setups = plain_setups(side)
-    screen = _run(side, deck, scoring, bots, effort.screen_deals * len(setups), seed, pool, setups)
+    # A goal's rate varies far more between card orders than between setups: had the setups shared
+    # their deals, the random setup's rates would rest on `screen_deals` card orders (bench/design.md).
+    screen = _run(side, deck, scoring, bots, effort.screen_deals * len(setups), seed, pool, setups,
+                  share_deals=False)
     means = setup_means(screen, setups)
     ranked = sorted(range(len(setups)), key=lambda k: (means[k], k))[:effort.suspects]
     suspects = tuple(setups[k] for k in ranked)

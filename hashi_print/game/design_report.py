@@ -210,10 +210,11 @@ def report_markdown(result: DesignResult, seconds: float | None = None,
         "the rules engine (hashi_print.game.rules) as referee. Scores: 2 per circled island plus the",
         "higher value of each goal reached (no turn limit) unless stated.", "",
         "Every side is measured under two setups. **Random**: every unflagged island with a 3 and with a 4, "
-        "each played on the same deals (so every setup equally often). **Adversary**: the left-hand "
-        "neighbour's choice, made by simulation: the setup under which the strong bot's mean is lowest "
-        "in the random-setup games; the few lowest are played again on fresh common deals and the "
-        "lowest of those is chosen, then measured on fresh deals.", "",
+        "equally often, each game on a deal of its own (a goal's rate varies far more between card orders "
+        "than between setups, so shared deals would leave a rate resting on a few card orders). "
+        "**Adversary**: the left-hand neighbour's choice, made by simulation: the setup under which the "
+        "strong bot's mean is lowest in the random-setup games; the few lowest are played again on fresh "
+        "deals they share and the lowest of those is chosen, then measured on fresh deals.", "",
         "## Bots", "",
         "- random: a move drawn uniformly from the rules engine's legal moves.",
         "- greedy: the best immediate value: circled islands, goals reached and counted progress "
@@ -223,7 +224,7 @@ def report_markdown(result: DesignResult, seconds: float | None = None,
         "valued over the cards still unseen. A *voluntary* skip is a turn on which it could have "
         "written the numeral (drawn the card's bridges) and did not.", "",
         "## Objectives in the final games", "",
-        f"Strong and greedy bot; random setup: {fin.screen_deals} deals x every setup "
+        f"Strong and greedy bot; random setup: {fin.screen_deals} games x every setup "
         f"({', '.join(f'{n}: {k} setups' for n, k in setups_n.items())}); adversary: {fin.games} games. "
         "Targets from issue 13; side A / side B compares the strong bot's means under the same setup.", "",
     ]
@@ -281,8 +282,10 @@ def report_markdown(result: DesignResult, seconds: float | None = None,
             lines.append(f"| {t.step} | `{t.description}` | {t.mean:.2f} | {t.numeral_skips:.2f} | "
                          f"{t.bridge_skips:.2f} | {t.objective:.2f} | {'yes' if t.kept else ''} |")
     lines += ["", "## Side search", "",
-              f"Each candidate is measured under both setups ({b.search.screen_deals} deals x every setup "
-              f"for the random setup, {b.search.games} games for the adversary's), with the strong and the "
+              f"Each candidate is measured under both setups ({b.search.screen_deals} games x every setup "
+              f"for the random setup, its {b.search.suspects} lowest setups again on "
+              f"{b.search.suspect_deals} shared deals each, {b.search.games} games for the adversary's), "
+              "with the strong and the "
               "greedy bot (so the strong bot's edge is searched for, not only checked). Side A aims at the "
               f"highest mean score, side B at side A's mean / {B_RATIO}; both add 0.2 points per legal "
               "placement per turn and pay for every objective missed, aimed inside its target by a margin "
@@ -291,7 +294,7 @@ def report_markdown(result: DesignResult, seconds: float | None = None,
               + f"; the six band at {SIX_FACTOR:g} of the rate's weight, because within the rules it is out "
               "of reach once every island has two lanes, and chasing it made the strong bot pass more"
               + f"). The {FINALISTS} best distinct candidates of each search (`check` rows) are measured "
-              f"again with the chosen deck, the greedy bot too ({b.confirm.screen_deals} deals x every "
+              f"again with the chosen deck, the greedy bot too ({b.confirm.screen_deals} games x every "
               f"setup, {b.confirm.games} adversary games), and the best is kept. Numbers are means over "
               "both setups.", "",
               "| stage | step | what | mean | red | blue | six | numeral skips | bridge skips | objective "

@@ -95,13 +95,15 @@ Setup = str | tuple[tuple[int, int], ...]
 
 
 def play_game(side: BoardSide, deck: Deck, scoring: Scoring, strategy: str, setup: Setup, index: int,
-              seed: int, partial: bool = False) -> tuple[GameRecord, tuple[Move, ...], GameState]:
+              seed: int, partial: bool = False,
+              share_deals: bool = True) -> tuple[GameRecord, tuple[Move, ...], GameState]:
     """Play one solo game; every move is checked and applied by the rules engine.
 
     `setup` names a setup strategy of hashi_print.game.bots, or lists m (island, value) setups: then
-    game `index` takes setup index % m on deal index // m, so the m setups play the same deals.
+    game `index` takes setup index % m, on deal index // m when `share_deals` (the m setups play the
+    same deals) and on deal `index` otherwise.
     """
-    deal_index = index if isinstance(setup, str) else index // len(setup)
+    deal_index = index if isinstance(setup, str) or not share_deals else index // len(setup)
     cards = deal(deck, random.Random(f"{seed}/{deal_index}/cards"))
     bot = STRATEGIES[strategy]
     context = Context(side, deck, scoring, (), random.Random(f"{seed}/{index}/{strategy}"), partial)
@@ -134,9 +136,11 @@ def play_game(side: BoardSide, deck: Deck, scoring: Scoring, strategy: str, setu
 _WORK: dict[str, object] = {}
 
 
-def _init(side: BoardSide, deck: Deck, scoring: Scoring, setup: Setup, seed: int, partial: bool) -> None:
+def _init(side: BoardSide, deck: Deck, scoring: Scoring, setup: Setup, seed: int, partial: bool,
+          share_deals: bool) -> None:
     """Keep the batch's fixed inputs in the worker process."""
-    _WORK.update(side=side, deck=deck, scoring=scoring, setup=setup, seed=seed, partial=partial)
+    _WORK.update(side=side, deck=deck, scoring=scoring, setup=setup, seed=seed, partial=partial,
+                 share_deals=share_deals)
 
 
 def _init_worker(*args) -> None:
@@ -150,15 +154,16 @@ def _run_chunk(task: tuple[str, int, int]) -> list[GameRecord]:
     strategy, start, stop = task
     w = _WORK
     return [play_game(w["side"], w["deck"], w["scoring"], strategy, w["setup"], i, w["seed"],  # type: ignore[arg-type]
-                      w["partial"])[0] for i in range(start, stop)]  # type: ignore[arg-type]
+                      w["partial"], w["share_deals"])[0] for i in range(start, stop)]  # type: ignore[arg-type]
 
 
 def simulate(side: BoardSide, deck: Deck, strategies: Sequence[str], n: int, seed: int, *,
              scoring: Scoring, setup: Setup = "hostile", workers: int = 2, partial: bool = False,
-             progress: Callable[[int, int], None] | None = None) -> Simulation:
+             progress: Callable[[int, int], None] | None = None, share_deals: bool = True) -> Simulation:
     """Play `n` games per strategy (the same card orders for each) and summarise them.
 
-    `progress(done, total)` is called after each batch of games; `workers` > 1 uses processes.
+    `progress(done, total)` is called after each batch of games; `workers` > 1 uses processes;
+    `share_deals` is passed to `play_game` for a list of setups.
     """
     for name in strategies:
         if name not in STRATEGIES:
@@ -167,7 +172,7 @@ def simulate(side: BoardSide, deck: Deck, strategies: Sequence[str], n: int, see
     tasks = [(s, a, min(n, a + size)) for s in strategies for a in range(0, n, size)]
     total = n * len(strategies)
     results: list[GameRecord] = []
-    args = (side, deck, scoring, setup, seed, partial)
+    args = (side, deck, scoring, setup, seed, partial, share_deals)
     if workers <= 1 or len(tasks) == 1:
         _init(*args)
         for task in tasks:

@@ -437,8 +437,8 @@ def report_lines(report: Report) -> list[str]:
     who = f" ({report.player})" if report.player else ""
     n = len(report.violations)
     verdict = "ok" if report.ok else f"{n} rule{'s' if n != 1 else ''} broken"
-    lines = [f"{report.source}{who}: {verdict} - {what} on side {report.side}, "
-             f"{report.state.turn} turns; rules: {rules}"]
+    turns = f"{report.state.turn} turn{'s' if report.state.turn != 1 else ''}"
+    lines = [f"{report.source}{who}: {verdict} - {what} on side {report.side}, {turns}; rules: {rules}"]
     for v in report.violations:
         at = " ".join(x for x in (f"line {v.line}" if v.line is not None else "",
                                   f"turn {v.turn}" if v.turn is not None else "") if x)

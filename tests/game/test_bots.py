@@ -91,6 +91,20 @@ def test_a_played_game_replays_through_the_referee(side, deck, scoring):
     assert record.forced_skips <= record.bridge_skips <= 17
 
 
+@pytest.mark.parametrize(("share", "deal_index"), [(True, 2), (False, 5)])
+def test_listed_setups_take_turns_on_shared_or_own_deals(side, deck, scoring, share, deal_index):
+    setups = tuple((k, 3) for k, isl in enumerate(side.islands) if isl.flag is None)[:2]
+    record, moves, final = play_game(side, deck, scoring, "greedy", setups, 5, 42, share_deals=share)
+    assert record.setup == setups[1]
+    # Game 5 of two setups: deal 5 // 2 when the setups share their deals, deal 5 when each has its own.
+    cards = deal(deck, random.Random(f"42/{deal_index}/cards"))
+    assert cards != deal(deck, random.Random(f"42/{7 - deal_index}/cards"))
+    state = new_game(side, setups[1])
+    for card, move in zip(cards, moves, strict=True):
+        state = apply(state, card, move)
+    assert state == final
+
+
 def test_simulation_is_deterministic_and_independent_of_workers(side, deck, scoring):
     one = simulate(side, deck, ["greedy", "random"], 6, 9, scoring=scoring, workers=1)
     two = simulate(side, deck, ["greedy", "random"], 6, 9, scoring=scoring, workers=2)

@@ -239,7 +239,7 @@ def test_adversary_is_the_setup_with_the_lowest_mean():
     assert len(setups) == 2 * sum(1 for isl in side.islands if isl.flag is None)
     assert [s for s, _ in m.setup_means] == list(setups)
     assert m.adversary in setups
-    # The random-setup games play every setup equally often, on the same deals.
+    # The random-setup games play every setup equally often (each game on a deal of its own).
     taken = [r.setup for r in m.sims["random"].records["strong"]]
     assert sorted(taken) == sorted(setups * QUICK.confirm.screen_deals)
     assert {r.setup for r in m.sims["adversary"].records["strong"]} == {m.adversary}

@@ -1,4 +1,4 @@
-"""The sheet shown in the README is valid on the shipped side A and scores what it should."""
+"""The examples in the README and the docs are valid on the shipped side A and name the shipped values."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from hashi_print.cli import cli
+from hashi_print.game.scoring import load_scoring
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -24,3 +25,23 @@ def test_readme_sheet_validates(tmp_path) -> None:
     assert report["ok"] is True and report["violations"] == []
     assert report["score"]["circled"] == 3
     assert report["score"]["total"] == 6
+
+
+def test_the_record_example_in_docs_is_a_legal_game_on_side_a(tmp_path) -> None:
+    text = (README.parent / "docs" / "sheets.md").read_text()
+    block = re.search(r"```\n(hashi-record 1\n.*?)```", text, re.S)
+    assert block, "docs/sheets.md shows a game record"
+    record = tmp_path / "record.txt"
+    record.write_text(block.group(1))
+    result = CliRunner().invoke(cli, ["validate", str(record)])
+    assert result.exit_code == 0, result.output
+    assert "ok - game record on side A, 3 turns" in result.output
+
+
+def test_docs_name_the_shipped_bonus_values() -> None:
+    bonus = load_scoring().bonus
+    red, blue, six = (bonus[g] for g in ("red", "blue", "six"))
+    rules = " ".join((README.parent / "docs" / "rules.md").read_text().split())
+    assert (f"red {red[0]} / {red[1]}, blue {blue[0]} / {blue[1]} and six {six[0]} / {six[1]} "
+            "(first / later)") in rules
+    assert f"six-island bonus ({six[0]} / {six[1]})" in " ".join(README.read_text().split())
