@@ -7,7 +7,9 @@ island with a 3 and with a 4) on the same `deals` deals. For each goal it report
 rate varies from one deal to the next (over all setups of that deal), and the standard error of a rate
 measured the two ways the design run could measure its random setup with the same number of games:
 every setup on k shared deals, or every game on a deal of its own (k = the design's 3 deals per setup in
-the search and 20 in the final games). Deterministic for a seed; run it under `nice`.
+the search and 20 in the final games). The score row gives how much a deal's mean score varies, beside
+the mean spread of the scores within one deal (over its setups), which is what ranking setups meets.
+Deterministic for a seed; run it under `nice`.
 """
 
 from __future__ import annotations
@@ -42,6 +44,13 @@ def side_rows(name: str, deals: int, seed: int) -> list[str]:
         spread = statistics.pstdev(per_deal)
         errors = " | ".join(f"{spread / k ** 0.5:.3f} | {(p * (1 - p) / (k * m)) ** 0.5:.3f}" for k in KS)
         rows.append(f"| {name} | {goal} | {p:.0%} | {spread:.2f} | {errors} |")
+    scores = [[0.0] * m for _ in range(deals)]
+    for r in records:
+        scores[r.index // m][r.index % m] = r.score
+    between = statistics.pstdev([statistics.fmean(d) for d in scores])
+    within = statistics.fmean(statistics.pstdev(d) for d in scores)
+    rows.append(f"| {name} | score | {statistics.fmean(r.score for r in records):.1f} points | "
+                f"{between:.2f} (within a deal: {within:.2f}) |" + " |" * (2 * len(KS)))
     return rows
 
 

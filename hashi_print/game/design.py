@@ -353,8 +353,8 @@ def measure_side(side: BoardSide, deck: Deck, scoring: Scoring, effort: Effort, 
     order), measured on fresh deals.
     """
     setups = plain_setups(side)
-    # A goal's rate varies far more between card orders than between setups: had the setups shared
-    # their deals, the random setup's rates would rest on `screen_deals` card orders (bench/design.md).
+    # A goal's rate swings widely with the card order: had the setups shared their deals, the random
+    # setup's rates would rest on only `screen_deals` card orders (bench/design.md).
     screen = _run(side, deck, scoring, bots, effort.screen_deals * len(setups), seed, pool, setups,
                   share_deals=False)
     means = setup_means(screen, setups)

@@ -210,8 +210,8 @@ def report_markdown(result: DesignResult, seconds: float | None = None,
         "the rules engine (hashi_print.game.rules) as referee. Scores: 2 per circled island plus the",
         "higher value of each goal reached (no turn limit) unless stated.", "",
         "Every side is measured under two setups. **Random**: every unflagged island with a 3 and with a 4, "
-        "equally often, each game on a deal of its own (a goal's rate varies far more between card orders "
-        "than between setups, so shared deals would leave a rate resting on a few card orders). "
+        "equally often, each game on a deal of its own (a goal's rate swings widely with the card order, "
+        "so shared deals would leave a rate resting on a few card orders). "
         "**Adversary**: the left-hand neighbour's choice, made by simulation: the setup under which the "
         "strong bot's mean is lowest in the random-setup games; the few lowest are played again on fresh "
         "deals they share and the lowest of those is chosen, then measured on fresh deals.", "",
@@ -283,8 +283,10 @@ def report_markdown(result: DesignResult, seconds: float | None = None,
                          f"{t.bridge_skips:.2f} | {t.objective:.2f} | {'yes' if t.kept else ''} |")
     lines += ["", "## Side search", "",
               f"Each candidate is measured under both setups ({b.search.screen_deals} games x every setup "
-              f"for the random setup, its {b.search.suspects} lowest setups again on "
-              f"{b.search.suspect_deals} shared deals each, {b.search.games} games for the adversary's), "
+              "for the random setup, "
+              + (f"its {b.search.suspects} lowest setups again on {b.search.suspect_deals} shared deals "
+                 "each, " if b.search.suspects > 1 and b.search.suspect_deals else "")
+              + f"{b.search.games} games for the adversary's), "
               "with the strong and the "
               "greedy bot (so the strong bot's edge is searched for, not only checked). Side A aims at the "
               f"highest mean score, side B at side A's mean / {B_RATIO}; both add 0.2 points per legal "

@@ -21,8 +21,8 @@ from hashi_print.game.scoring import load_scoring
 from hashi_print.game.simulate import simulate
 
 # 6 games x every setup (132 games) for the random setup, as the design plays them: each game on a deal
-# of its own, since a goal's rate varies far more between card orders than between setups. 60 games
-# under the adversary's setup. Every bot plays the same deals.
+# of its own, since a goal's rate swings widely with the card order. 60 games under the adversary's
+# setup. Every bot plays the same deals.
 DEALS = 6
 GAMES = 60
 SEED = 2024
