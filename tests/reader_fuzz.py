@@ -107,8 +107,8 @@ SCORING = json.loads(designed_text("scoring.json"))
 PUZZLE_JSON = [puzzle_to_json(p) for p in PUZZLES]
 SHEET_JSON = [{"format": "hashi-sheet/1", "side": "A", "player": "Ann", "numbers": ["Q4", "P2", "R2"],
                "bridges": ["Q=P", "Q=R"], "circled": ["Q", "P", "R"], "cards": [4, 6], "bonus": {"red": 9}},
-              {"format": "hashi-record/1", "side": "A", "setup": "G4",
-               "turns": [{"turn": 1, "card": "5/2", "number": "D5", "bridges": ["D-G", "D-G"]}]}]
+              {"format": "hashi-record/1", "side": "A", "setup": "Q4",
+               "turns": [{"turn": 1, "card": "5/2", "number": "P5", "bridges": ["P-Q", "P-Q"]}]}]
 
 # name -> (strategy of inputs, the reader applied to one input)
 READERS: dict[str, tuple[st.SearchStrategy[str], Callable[[str], object]]] = {

@@ -43,7 +43,7 @@ from hashi_print.game.design import (
 )
 from hashi_print.game.design_report import curves_svg, histogram_svg, layout_files, write_design
 from hashi_print.game.scoring import scoring_from_json
-from hashi_print.game.simulate import GameRecord, Simulation, summarise
+from hashi_print.game.simulate import GameRecord, Simulation, simulate, summarise
 
 
 def grid_side() -> BoardSide:
@@ -239,9 +239,12 @@ def test_adversary_is_the_setup_with_the_lowest_mean():
     assert len(setups) == 2 * sum(1 for isl in side.islands if isl.flag is None)
     assert [s for s, _ in m.setup_means] == list(setups)
     assert m.adversary in setups
-    # The random-setup games play every setup equally often (each game on a deal of its own).
+    # The random-setup games play every setup equally often, each game on a deal of its own.
     taken = [r.setup for r in m.sims["random"].records["strong"]]
     assert sorted(taken) == sorted(setups * QUICK.confirm.screen_deals)
+    own = simulate(side, deck, ["strong"], len(taken), 4, scoring=scoring, setup=setups, workers=1,
+                   share_deals=False)
+    assert own.records["strong"] == m.sims["random"].records["strong"]
     assert {r.setup for r in m.sims["adversary"].records["strong"]} == {m.adversary}
     # Among the two suspects (lowest screening means) the adversary has the lower re-measured mean.
     lowest = sorted(m.setup_means, key=lambda x: x[1])[:2]
