@@ -402,6 +402,11 @@ def _below(value: float, most: float, margin: float) -> float:
     return max(0.0, value - (most - margin))
 
 
+def reached(goal: str) -> str:
+    """The name of the check on how often `goal` is reached (e.g. `six reached`)."""
+    return f"{goal} reached"
+
+
 def side_checks(name: str, measure: Measure, other: Measure | None = None,
                 margins: dict[str, float] | None = None) -> list[Check]:
     """Every objective of side `name` under both setups; `other` is side A when checking side B (A/B)."""
@@ -421,7 +426,7 @@ def side_checks(name: str, measure: Measure, other: Measure | None = None,
                          _above(s.numeral_share, MIN_NUMERAL_SHARE, m["share"]), "share"))
         for goal in GOALS:
             rate = s.goal_rate[goal]
-            out.append(Check(name, kind, f"{goal} reached", rate, f"{low:.0%}-{high:.0%}",
+            out.append(Check(name, kind, reached(goal), rate, f"{low:.0%}-{high:.0%}",
                              _above(rate, low, m["rate"]) + _below(rate, high, m["rate"]), "rate"))
         if "greedy" in measure.sims[kind].summary:
             edge = s.mean / max(measure.summary(kind, "greedy").mean, 1e-9)
@@ -436,7 +441,7 @@ def side_checks(name: str, measure: Measure, other: Measure | None = None,
 
 def penalty(checks: Sequence[Check]) -> float:
     """The weighted sum of the checks' shortfalls (the six band's at SIX_FACTOR of its unit's weight)."""
-    return sum(WEIGHTS[c.unit] * c.shortfall * (SIX_FACTOR if c.objective == "six reached" else 1.0)
+    return sum(WEIGHTS[c.unit] * c.shortfall * (SIX_FACTOR if c.objective == reached("six") else 1.0)
                for c in checks)
 
 

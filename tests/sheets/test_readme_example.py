@@ -14,11 +14,17 @@ from hashi_print.game.scoring import load_scoring
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 
+def shown(page: Path, first_line: str, tmp_path: Path) -> Path:
+    """The example on `page` whose code block starts with `first_line`, written to a file."""
+    block = re.search(rf"```\n({first_line}\n.*?)```", page.read_text(), re.S)
+    assert block, f"{page.name} shows an example starting {first_line!r}"
+    path = tmp_path / "example.txt"
+    path.write_text(block.group(1))
+    return path
+
+
 def test_readme_sheet_validates(tmp_path) -> None:
-    block = re.search(r"```\n(hashi-sheet 1\n.*?)```", README.read_text(), re.S)
-    assert block, "the README shows a typed sheet"
-    sheet = tmp_path / "sheet.txt"
-    sheet.write_text(block.group(1))
+    sheet = shown(README, "hashi-sheet 1", tmp_path)
     result = CliRunner().invoke(cli, ["validate", str(sheet), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
@@ -28,11 +34,7 @@ def test_readme_sheet_validates(tmp_path) -> None:
 
 
 def test_the_record_example_in_docs_is_a_legal_game_on_side_a(tmp_path) -> None:
-    text = (README.parent / "docs" / "sheets.md").read_text()
-    block = re.search(r"```\n(hashi-record 1\n.*?)```", text, re.S)
-    assert block, "docs/sheets.md shows a game record"
-    record = tmp_path / "record.txt"
-    record.write_text(block.group(1))
+    record = shown(README.parent / "docs" / "sheets.md", "hashi-record 1", tmp_path)
     result = CliRunner().invoke(cli, ["validate", str(record)])
     assert result.exit_code == 0, result.output
     assert "ok - game record on side A, 3 turns" in result.output
