@@ -213,6 +213,26 @@ def random_side(name: str, rows: int, cols: int, rng: random.Random, tries: int 
     raise LayoutError(f"no acceptable {rows}x{cols} side found in {tries} tries")
 
 
+def flag_moves(side: BoardSide, max_lanes: int | None = None,
+               min_crossings: int = MIN_CROSSINGS) -> list[BoardSide]:
+    """Every side made by moving one flag onto an unflagged island that keeps every design constraint
+    (flags in island order, then the islands they move to)."""
+    placement: Placement = {(i.row, i.col): i.flag for i in side.islands}
+    out = []
+    for cell, flag in sorted(placement.items()):
+        for to in sorted(c for c, f in placement.items() if f is None) if flag else ():
+            cand = side_of(side.name, side.rows, side.cols, {**placement, cell: None, to: flag})
+            if not side_problems(cand, min_crossings, max_lanes):
+                out.append(cand)
+    return out
+
+
+def flag_text(side: BoardSide) -> str:
+    """The flagged islands by colour, e.g. `red A E M Q, blue B F P`."""
+    return ", ".join(f"{colour} " + " ".join(side.islands[i].label for i in side.flagged(colour))
+                     for colour in ("red", "blue"))
+
+
 def mutate_side(side: BoardSide, rng: random.Random, tries: int = 500,
                 max_lanes: int | None = None, min_crossings: int = MIN_CROSSINGS) -> BoardSide:
     """Move one island or swap a flag, keeping every design constraint."""
@@ -286,13 +306,16 @@ class Effort:
 
 @dataclass(frozen=True)
 class Budget:
-    """How much the design run simulates: search steps, and the effort per candidate, finalist, final."""
+    """How much the design run simulates: search steps, the effort per candidate, finalist and final,
+    and side B's rounds of flag moves with the effort that screens each move."""
 
     side_steps: int = 30
     deck_steps: int = 12
     search: Effort = Effort(3, 3, 4, 36)
     confirm: Effort = Effort(6, 3, 8, 60)
     final: Effort = Effort(20, 4, 24, 240)
+    flag_rounds: int = 3
+    flag_screen: Effort = Effort(2, 1, 0, 22)
 
 
 @dataclass(frozen=True)
@@ -573,6 +596,33 @@ def confirm_best(name: str, candidates: Sequence[Candidate], deck: Deck, scoring
     return best[1], best[2]
 
 
+def place_flags(name: str, side: BoardSide, measure: Measure, deck: Deck, scoring: Scoring, ctx: Context,
+                trials: list[Trial], other: Measure | None = None,
+                target: float | None = None) -> tuple[BoardSide, Measure]:
+    """Move one flag at a time while that betters the side's objective: every move is screened on a few
+    games, the best few are measured as the finalists were (same deals), the best of those is kept."""
+    best_obj = side_objective(name, measure, other, target)
+    for rnd in range(1, ctx.budget.flag_rounds + 1):
+        screened = []
+        for k, cand in enumerate(flag_moves(side, MAX_LANES.get(name), SIDE_CROSSINGS[name])):
+            m = measure_side(cand, deck, scoring, ctx.budget.flag_screen, ctx.seed + FLAG_SEED, ctx.pool)
+            screened.append((side_objective(name, m, other, target), k, cand))
+        improved = False
+        for _obj, _k, cand in sorted(screened, key=lambda x: (-x[0], x[1]))[:FLAG_FINALISTS]:
+            m = measure_side(cand, deck, scoring, ctx.budget.confirm, ctx.seed + CONFIRM_SEED, ctx.pool,
+                             ("strong", "greedy"))
+            obj = side_objective(name, m, other, target)
+            kept = obj > best_obj
+            trials.append(_trial(f"side {name} flags", rnd, flag_text(cand), m, obj, kept))
+            if kept:
+                side, measure, best_obj, improved = cand, m, obj, True
+        if ctx.note:
+            ctx.note(f"side {name} flags round {rnd}/{ctx.budget.flag_rounds}: objective {best_obj:.2f}")
+        if not improved:
+            break
+    return side, measure
+
+
 def search_deck(start: Deck, sides: dict[str, BoardSide], scoring: Scoring, rng: random.Random,
                 ctx: Context, trials: list[Trial]) -> Deck:
     """Hill-climb the deck by mutation, measuring both sides with each candidate by the sides' objectives
@@ -601,6 +651,9 @@ def search_deck(start: Deck, sides: dict[str, BoardSide], scoring: Scoring, rng:
 
 CONFIRM_SEED = 10
 FINAL_SEED = 20
+FLAG_SEED = 30
+# Flag moves measured as finalists per round of place_flags (a side has about 70 moves to screen).
+FLAG_FINALISTS = 3
 
 
 def deck_text(deck: Deck) -> str:
@@ -696,6 +749,9 @@ def design(seed: int = 1, budget: Budget = Budget(), workers: int = 2,  # noqa: 
     deck = search_deck(deck, {"A": finalists_a[0][1], "B": finalists_b[0][1]}, scoring, rng, ctx, trials)
     side_a, m_a = confirm_best("A", finalists_a, deck, scoring, ctx, trials)
     side_b, m_b = confirm_best("B", finalists_b, deck, scoring, ctx, trials, m_a, m_a.mean() / B_RATIO)
+    # Side B is meant to be harder through where its flags sit; with the island positions chosen, every
+    # flag move can be tried (side A, which aims only at a high mean, keeps the search's flags).
+    side_b, m_b = place_flags("B", side_b, m_b, deck, scoring, ctx, trials, m_a, m_a.mean() / B_RATIO)
     sides = {"A": side_a, "B": side_b}
     six, calib = calibrate_six([m.summary(k).goal_rate for m in (m_a, m_b) for k in SETUP_KINDS])
     scoring = provisional_scoring(six)
@@ -739,7 +795,7 @@ def _fmt(check: Check) -> str:
 
 
 # A run to try the command or test it: a handful of games per measurement (not the shipped files).
-QUICK = Budget(1, 1, Effort(1, 1, 0, 2), Effort(1, 2, 1, 2), Effort(1, 2, 1, 4))
+QUICK = Budget(1, 1, Effort(1, 1, 0, 2), Effort(1, 2, 1, 2), Effort(1, 2, 1, 4), 1, Effort(1, 1, 0, 2))
 
 
 def budget_from(steps: int | None, quick: bool = False) -> Budget:
@@ -748,4 +804,5 @@ def budget_from(steps: int | None, quick: bool = False) -> Budget:
     base = QUICK if quick else Budget()
     if steps is None:
         return base
-    return Budget(steps, max(1, round(steps * 0.4)), base.search, base.confirm, base.final)
+    return Budget(steps, max(1, round(steps * 0.4)), base.search, base.confirm, base.final, base.flag_rounds,
+                  base.flag_screen)

@@ -12,6 +12,7 @@ from hashi_print.game.deck import CARDS_PLAYED, GOALS
 from hashi_print.game.design import (
     B_RATIO,
     FINALISTS,
+    FLAG_FINALISTS,
     MARGINS,
     PROVISIONAL_SIX,
     SIDE_CROSSINGS,
@@ -297,8 +298,13 @@ def report_markdown(result: DesignResult, seconds: float | None = None,
               "of reach once every island has two lanes, and chasing it made the strong bot pass more"
               + f"). The {FINALISTS} best distinct candidates of each search (`check` rows) are measured "
               f"again with the chosen deck, the greedy bot too ({b.confirm.screen_deals} games x every "
-              f"setup, {b.confirm.games} adversary games), and the best is kept. Numbers are means over "
-              "both setups.", "",
+              f"setup, {b.confirm.games} adversary games), and the best is kept. "
+              + (f"Then side B's flags move, one at a time, for up to {b.flag_rounds} rounds (`flags` rows): "
+                 "every move that keeps the design constraints is screened "
+                 f"({b.flag_screen.screen_deals} games x every setup, {b.flag_screen.games} adversary games, "
+                 f"strong bot), the {FLAG_FINALISTS} best are measured as the finalists were, and the best "
+                 "of those is kept if it betters the side's objective. " if b.flag_rounds else "")
+              + "Numbers are means over both setups.", "",
               "| stage | step | what | mean | red | blue | six | numeral skips | bridge skips | objective "
               "| kept |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for t in result.trials:

@@ -12,10 +12,12 @@ import pytest
 from hashi_print.game.board import BoardSide, side_from_json, side_to_json
 from hashi_print.game.deck import Card, Deck, deck_from_json
 from hashi_print.game.design import (
+    CONFIRM_SEED,
     FINALISTS,
     MARGINS,
     QUICK,
     Budget,
+    Context,
     DesignResult,
     Measure,
     Pool,
@@ -27,10 +29,13 @@ from hashi_print.game.design import (
     design,
     design_checks,
     finalists,
+    flag_moves,
+    flag_text,
     measure_side,
     mutate_deck,
     mutate_side,
     objective_problems,
+    place_flags,
     plain_setups,
     provisional_scoring,
     random_side,
@@ -249,6 +254,63 @@ def test_adversary_is_the_setup_with_the_lowest_mean():
     # Among the two suspects (lowest screening means) the adversary has the lower re-measured mean.
     lowest = sorted(m.setup_means, key=lambda x: x[1])[:2]
     assert m.adversary in [s for s, _ in lowest]
+
+
+def flags_of(side: BoardSide) -> dict[tuple[int, int], str | None]:
+    """Each island's cell and its flag (or None)."""
+    return {(i.row, i.col): i.flag for i in side.islands}
+
+
+def test_flag_moves_are_every_single_flag_move_that_keeps_the_constraints():
+    side = grid_side()
+    before = flags_of(side)
+    moves = flag_moves(side, None, 4)
+    seen = set()
+    for cand in moves:
+        after = flags_of(cand)
+        assert set(after) == set(before) and side_problems(cand, 4) == []
+        changed = {c for c in before if before[c] != after[c]}
+        # One flag left its island for an unflagged one, colours unchanged.
+        assert len(changed) == 2
+        src, dst = sorted(changed, key=lambda c: after[c] is not None)
+        assert before[dst] is None and after[src] is None and after[dst] == before[src]
+        seen.add((src, dst))
+    assert len(seen) == len(moves)
+    # Every other single move breaks a constraint (counted independently of flag_moves).
+    flagged = [c for c, f in before.items() if f]
+    plain = [c for c, f in before.items() if f is None]
+    for src in flagged:
+        for dst in plain:
+            if (src, dst) not in seen:
+                cand = side_of("T", 9, 9, {**before, src: None, dst: before[src]})
+                assert side_problems(cand, 4) != []
+    assert 0 < len(moves) < len(flagged) * len(plain)
+    assert flag_text(side) == "red A E N O, blue C G L"
+
+
+def test_place_flags_keeps_a_move_only_when_it_betters_the_objective():
+    side, deck, scoring = grid_side(), base_deck(), provisional_scoring()
+    budget = replace(QUICK, flag_rounds=2)
+    ctx = Context(5, Pool(workers=2), budget, None)
+    start = measure_side(side, deck, scoring, budget.confirm, 5 + CONFIRM_SEED, ctx.pool,
+                         ("strong", "greedy"))
+    trials: list = []
+    chosen, m = place_flags("A", side, start, deck, scoring, ctx, trials)
+    assert trials and {t.stage for t in trials} == {"side A flags"}
+    assert side_objective("A", m) >= side_objective("A", start)
+    # The measurement returned is the finalists' measurement of the side returned, made again here.
+    again = measure_side(chosen, deck, scoring, budget.confirm, 5 + CONFIRM_SEED, Pool(workers=1),
+                         ("strong", "greedy"))
+    assert again.sims["random"].records == m.sims["random"].records
+    kept = [t for t in trials if t.kept]
+    if chosen == side:
+        assert kept == []
+    else:
+        assert kept[-1].description == flag_text(chosen)
+        moved = sum(flags_of(side)[c] != f for c, f in flags_of(chosen).items())
+        assert 2 <= moved <= 2 * budget.flag_rounds
+    assert place_flags("A", side, start, deck, scoring, replace(ctx, budget=replace(budget, flag_rounds=0)),
+                       []) == (side, start)
 
 
 def test_random_side_is_deterministic():

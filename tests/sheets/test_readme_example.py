@@ -47,3 +47,5 @@ def test_docs_name_the_shipped_bonus_values() -> None:
     assert (f"red {red[0]} / {red[1]}, blue {blue[0]} / {blue[1]} and six {six[0]} / {six[1]} "
             "(first / later)") in rules
     assert f"six-island bonus ({six[0]} / {six[1]})" in " ".join(README.read_text().split())
+    layouts_page = (README.parent / "docs" / "layouts.md").read_text()
+    assert f'"bonus": {json.dumps({g: list(bonus[g]) for g in ("red", "blue", "six")})}' in layouts_page
