@@ -597,14 +597,16 @@ def confirm_best(name: str, candidates: Sequence[Candidate], deck: Deck, scoring
 
 
 def place_flags(name: str, side: BoardSide, measure: Measure, deck: Deck, scoring: Scoring, ctx: Context,
-                trials: list[Trial], other: Measure | None = None,
-                target: float | None = None) -> tuple[BoardSide, Measure]:
-    """Move one flag at a time while that betters the side's objective: every move is screened on a few
-    games, the best few are measured as the finalists were (same deals), the best of those is kept."""
+                trials: list[Trial], other: Measure | None = None, target: float | None = None,
+                moves: Callable[[BoardSide], list[BoardSide]] | None = None) -> tuple[BoardSide, Measure]:
+    """Move one flag at a time while that betters the side's objective: every move (`moves`, default
+    flag_moves under the side's constraints) is screened on a few games, the best few are measured as
+    the finalists were (same deals), the best of those is kept."""
+    moves = moves or (lambda s: flag_moves(s, MAX_LANES.get(name), SIDE_CROSSINGS[name]))
     best_obj = side_objective(name, measure, other, target)
     for rnd in range(1, ctx.budget.flag_rounds + 1):
         screened = []
-        for k, cand in enumerate(flag_moves(side, MAX_LANES.get(name), SIDE_CROSSINGS[name])):
+        for k, cand in enumerate(moves(side)):
             m = measure_side(cand, deck, scoring, ctx.budget.flag_screen, ctx.seed + FLAG_SEED, ctx.pool)
             screened.append((side_objective(name, m, other, target), k, cand))
         improved = False

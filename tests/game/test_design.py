@@ -291,24 +291,28 @@ def test_flag_moves_are_every_single_flag_move_that_keeps_the_constraints():
 def test_place_flags_keeps_a_move_only_when_it_betters_the_objective():
     side, deck, scoring = grid_side(), base_deck(), provisional_scoring()
     budget = replace(QUICK, flag_rounds=2)
-    ctx = Context(5, Pool(workers=2), budget, None)
-    start = measure_side(side, deck, scoring, budget.confirm, 5 + CONFIRM_SEED, ctx.pool,
+    ctx = Context(1, Pool(workers=2), budget, None)
+    start = measure_side(side, deck, scoring, budget.confirm, 1 + CONFIRM_SEED, ctx.pool,
                          ("strong", "greedy"))
     trials: list = []
-    chosen, m = place_flags("A", side, start, deck, scoring, ctx, trials)
-    assert trials and {t.stage for t in trials} == {"side A flags"}
-    assert side_objective("A", m) >= side_objective("A", start)
+    # A few of the moves keep the test short (flag_moves is tested above).
+    chosen, m = place_flags("A", side, start, deck, scoring, ctx, trials,
+                            moves=lambda s: flag_moves(s, None, 4)[::12])
+    assert {t.stage for t in trials} == {"side A flags"} and {t.step for t in trials} == {1, 2}
+    # On these deals a move betters the objective in each round: two flags moved.
+    kept = [t for t in trials if t.kept]
+    assert chosen != side and kept[-1].description == flag_text(chosen)
+    assert sum(flags_of(side)[c] != f for c, f in flags_of(chosen).items()) == 4
+    assert side_objective("A", m) == kept[-1].objective > side_objective("A", start)
+    # Each kept move betters the one kept before it; the others do not.
+    best = side_objective("A", start)
+    for t in trials:
+        assert t.kept == (t.objective > best)
+        best = max(best, t.objective)
     # The measurement returned is the finalists' measurement of the side returned, made again here.
-    again = measure_side(chosen, deck, scoring, budget.confirm, 5 + CONFIRM_SEED, Pool(workers=1),
+    again = measure_side(chosen, deck, scoring, budget.confirm, 1 + CONFIRM_SEED, Pool(workers=1),
                          ("strong", "greedy"))
     assert again.sims["random"].records == m.sims["random"].records
-    kept = [t for t in trials if t.kept]
-    if chosen == side:
-        assert kept == []
-    else:
-        assert kept[-1].description == flag_text(chosen)
-        moved = sum(flags_of(side)[c] != f for c, f in flags_of(chosen).items())
-        assert 2 <= moved <= 2 * budget.flag_rounds
     assert place_flags("A", side, start, deck, scoring, replace(ctx, budget=replace(budget, flag_rounds=0)),
                        []) == (side, start)
 
