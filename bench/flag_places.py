@@ -1,14 +1,15 @@
 """Where the flags sit: does moving side B's flags make it harder without making the strong bot pass more?
 
-Usage: .venv/bin/python bench/flag_places.py [--colour blue] [--deals 2] [--confirm 8]
+Usage: .venv/bin/python bench/flag_places.py [--colour blue] [--side FILE] [--deals 2] [--confirm 8]
        [--seed 11] [--out FILE]
 
-Keeps the shipped side B's islands and its flags of the other colour, and tries every placement of the
-flags of `--colour` that the design's constraints allow. Each placement is screened with the strong bot
-under a random setup (`deals` games per setup, each on a deal of its own). The report gives the spread
-of the mean score and of the voluntary numeral skips over all placements and how the two go together,
-then measures the `--confirm` placements with the lowest screened means, and the shipped one, the way
-the design run checks its finalists (both setups, strong and greedy bot, side A shipped as the other
+Keeps side B's islands (the shipped side, or the side file given) and its flags of the other colour,
+and tries every placement of the flags of `--colour` that the design's constraints allow. Each
+placement is screened with the strong bot under a random setup (`deals` games per setup, each on a
+deal of its own). The report gives the spread of the mean score and of the voluntary numeral skips
+over all placements and how the two go together, then measures the `--confirm` placements with the
+lowest screened means, and the given one, the way the design run checks its finalists (both setups,
+strong and greedy bot, the shipped side A as the other
 side) and lists what each misses besides six. Deterministic for a seed; run it under `nice`.
 """
 
@@ -20,7 +21,7 @@ import statistics
 import sys
 
 from hashi_print.files import write_atomic
-from hashi_print.game.board import BoardSide, builtin_side
+from hashi_print.game.board import BoardSide, builtin_side, load_side
 from hashi_print.game.deck import load_deck
 from hashi_print.game.design import (
     CONFIRM_SEED,
@@ -75,10 +76,10 @@ def both(value: dict[tuple[str, str], str], objective: str) -> str:
     return " / ".join(value[(k, objective)] for k in ("adversary", "random"))
 
 
-def report(name: str, colour: str, deals: int, confirm: int, seed: int) -> list[str]:
+def report(given: BoardSide, colour: str, deals: int, confirm: int, seed: int) -> list[str]:
     """The report's lines: the screening's spread, then the confirmed placements with their misses."""
-    shipped = builtin_side(name)
-    cands = placements(shipped, colour)
+    name = given.name
+    cands = placements(given, colour)
     rows = [(screen(c, deals, seed), c) for c in cands]
     means = [r[0][0] for r in rows]
     skips = [r[0][1] for r in rows]
@@ -87,14 +88,14 @@ def report(name: str, colour: str, deals: int, confirm: int, seed: int) -> list[
              f"- mean score {min(means):.1f}-{max(means):.1f}, voluntary numeral skips "
              f"{min(skips):.2f}-{max(skips):.2f}; correlation of the two over the placements "
              f"{statistics.correlation(means, skips):+.2f}",
-             f"- the shipped placement ({flag_labels(shipped, colour)}): mean "
-             f"{next(r[0][0] for r in rows if r[1] == shipped):.1f}", ""]
+             f"- the placement given ({flag_labels(given, colour)}): mean "
+             f"{next(r[0][0] for r in rows if r[1] == given):.1f}", ""]
     deck, scoring, budget, pool = load_deck(), load_scoring(), Budget(), Pool(2)
     other = measure_side(builtin_side("A"), deck, scoring, budget.confirm, 1 + CONFIRM_SEED, pool,
                          ("strong", "greedy"))
     picked = [c for _r, c in sorted(rows, key=lambda r: (r[0][0], flag_labels(r[1], colour)))[:confirm]]
-    if shipped not in picked:
-        picked.append(shipped)
+    if given not in picked:
+        picked.append(given)
     lines += ["| flags | mean (both setups) | side A / side B | voluntary numeral skips | "
               "numerals written | misses besides six |", "|---|---|---|---|---|---|"]
     for cand in picked:
@@ -103,7 +104,7 @@ def report(name: str, colour: str, deals: int, confirm: int, seed: int) -> list[
         value = {(c.setup, c.objective): _fmt(c) for c in checks}
         misses = [f"{c.setup[:3]}. {c.objective} {_fmt(c)}" for c in checks
                   if not c.met and c.objective != reached("six")]
-        lines.append(f"| {flag_labels(cand, colour)}{' (shipped)' if cand == shipped else ''} | "
+        lines.append(f"| {flag_labels(cand, colour)}{' (as given)' if cand == given else ''} | "
                      f"{m.mean():.1f} | {both(value, 'side A / side B mean')} | "
                      f"{both(value, 'voluntary numeral skips')} | {both(value, 'numerals written')} | "
                      f"{len(misses)}: {'; '.join(misses) or '-'} |")
@@ -117,12 +118,14 @@ def main(argv: list[str]) -> int:
     """Run the measurement and print (or write) the report."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--colour", choices=tuple(FLAGS), default="blue")
+    ap.add_argument("--side", help="a hashi-side file of side B (default: the shipped side B)")
     ap.add_argument("--deals", type=int, default=2)
     ap.add_argument("--confirm", type=int, default=8)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--out")
     args = ap.parse_args(argv)
-    text = "\n".join(report("B", args.colour, args.deals, args.confirm, args.seed)) + "\n"
+    side = load_side(args.side) if args.side else builtin_side("B")
+    text = "\n".join(report(side, args.colour, args.deals, args.confirm, args.seed)) + "\n"
     if args.out:
         write_atomic(args.out, text)
     else:

@@ -358,6 +358,12 @@ def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
     for i, (a, b) in enumerate(zip(inner.numerals, raw.numerals, strict=True)):
         p = m.numerals[i]
         kept = 1.0 / (1.0 + math.exp(math.log(max(p[b], 1e-12) / max(p.get(a, 0.0), 1e-12)) - prior))
+        # The rules never silently override a digit the network reads at NUMBER_CLEAR or more: the
+        # little probability it leaves spreads over the other digits too roughly to weigh against the
+        # prior of a broken rule, and a player who circled at the wrong count is as likely a story
+        # (a rule-breaking sheet was read as valid: a 6 at 0.95 taken for the 4 its bridges make).
+        if a != b and b is not None and p[b] >= NUMBER_CLEAR:
+            kept = min(kept, 1.0 - p[b])
         if kept < CLEAR and ("number", labels[i]) not in doubtful:
             doubtful[("number", labels[i])] = _number(labels[i], a, p, kept)
     # A numeral settled by bridges or a circle that are themselves in doubt is in doubt too.
