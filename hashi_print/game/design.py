@@ -654,7 +654,7 @@ def search_deck(start: Deck, sides: dict[str, BoardSide], scoring: Scoring, rng:
 CONFIRM_SEED = 10
 FINAL_SEED = 20
 FLAG_SEED = 30
-# Flag moves measured as finalists per round of place_flags (a side has about 70 moves to screen).
+# Flag moves measured as finalists per round of place_flags (a side has about 50 moves to screen).
 FLAG_FINALISTS = 3
 
 

@@ -12,8 +12,10 @@ from hashi_print.game.board import builtin_side
 from hashi_print.game.deck import GOALS, load_deck
 from hashi_print.game.rules import GameState
 from hashi_print.game.scoring import load_scoring
+from hashi_print.sheets.marks import sheet_of
 from hashi_print.sheets.scan.fields import Measured
 from hashi_print.sheets.scan.resolve import _fits, consistent, resolve
+from hashi_print.sheets.validate import validate
 from tests.photos import game_marks
 
 
@@ -84,3 +86,30 @@ def test_a_doubtful_numeral_is_settled_when_no_spare_card_shows_the_other_digit(
                     assert doubt == []
                     settled += 1
     assert settled and doubtful
+
+
+@pytest.mark.parametrize("seed", [2, 5])
+def test_the_rules_never_silently_override_a_digit_read_surely(seed):
+    deck, scoring = load_deck(), load_scoring()
+    truth = game_marks(builtin_side("AB"[seed % 2]), deck, scoring, seed)
+    side = truth.side
+    i = min(truth.circled)
+    v = truth.numerals[i]
+    w = next(d for d in (6, 5, 1, 2) if d != v)
+    # Independently of the reader: a circled w where the bridges make v breaks a rule.
+    written = tuple(w if k == i else n for k, n in enumerate(truth.numerals))
+    drawn = dataclasses.replace(truth, numerals=written)
+    assert not validate(sheet_of(drawn), deck, scoring).ok
+    label = side.islands[i].label
+    for sure, review in ((0.948, True), (0.85, False)):
+        numerals = [{n: 1.0} for n in truth.numerals]
+        rest = (1.0 - sure - 0.018) / 4
+        numerals[i] = {d: rest for d in range(1, 7)} | {w: sure, v: 0.018}
+        got = resolve(_firm(truth, deck, numerals), side, deck)
+        # The reading that keeps the rules is chosen either way ...
+        assert got.consistent and got.marks.numerals == truth.numerals
+        # ... but a digit read at 0.90 or more that the rules overrode is left to a person.
+        doubt = [u for u in got.uncertain if u.field == "number" and u.where == label]
+        assert bool(doubt) == review
+        if review:
+            assert doubt[0].read == v and w in doubt[0].alternatives and doubt[0].confidence < 0.1
