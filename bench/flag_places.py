@@ -22,7 +22,7 @@ import sys
 
 from hashi_print.files import write_atomic
 from hashi_print.game.board import BoardSide, builtin_side, load_side
-from hashi_print.game.deck import load_deck
+from hashi_print.game.deck import Deck, load_deck
 from hashi_print.game.design import (
     CONFIRM_SEED,
     SIDE_CROSSINGS,
@@ -31,13 +31,14 @@ from hashi_print.game.design import (
     Pool,
     _fmt,
     measure_side,
+    placement_of,
     plain_setups,
     reached,
     side_checks,
     side_of,
     side_problems,
 )
-from hashi_print.game.scoring import load_scoring
+from hashi_print.game.scoring import Scoring, load_scoring
 from hashi_print.game.simulate import simulate
 
 FLAGS = {"red": 4, "blue": 3}
@@ -45,7 +46,7 @@ FLAGS = {"red": 4, "blue": 3}
 
 def placements(side: BoardSide, colour: str) -> list[BoardSide]:
     """Every side with the same islands and other flags and `colour`'s flags placed anew, constraints met."""
-    base = {(i.row, i.col): i.flag for i in side.islands}
+    base = placement_of(side)
     kept = {c: f for c, f in base.items() if f and f != colour}
     free = sorted(c for c in base if c not in kept)
     out = []
@@ -62,13 +63,13 @@ def flag_labels(side: BoardSide, colour: str) -> str:
     return "".join(side.islands[i].label for i in side.flagged(colour))
 
 
-def screen(side: BoardSide, deals: int, seed: int) -> tuple[float, float, float, float]:
-    """The strong bot's mean, voluntary numeral skips, red and blue rates under a random setup."""
+def screen(side: BoardSide, deck: Deck, scoring: Scoring, deals: int, seed: int) -> tuple[float, float]:
+    """The strong bot's mean and voluntary numeral skips under a random setup."""
     setups = plain_setups(side)
-    sim = simulate(side, load_deck(), ["strong"], deals * len(setups), seed, scoring=load_scoring(),
-                   setup=setups, workers=2, share_deals=False)
+    sim = simulate(side, deck, ["strong"], deals * len(setups), seed, scoring=scoring, setup=setups,
+                   workers=2, share_deals=False)
     s = sim.summary["strong"]
-    return s.mean, s.voluntary_numeral_skips, s.goal_rate["red"], s.goal_rate["blue"]
+    return s.mean, s.voluntary_numeral_skips
 
 
 def both(value: dict[tuple[str, str], str], objective: str) -> str:
@@ -79,8 +80,9 @@ def both(value: dict[tuple[str, str], str], objective: str) -> str:
 def report(given: BoardSide, colour: str, deals: int, confirm: int, seed: int) -> list[str]:
     """The report's lines: the screening's spread, then the confirmed placements with their misses."""
     name = given.name
+    deck, scoring, budget, pool = load_deck(), load_scoring(), Budget(), Pool(2)
     cands = placements(given, colour)
-    rows = [(screen(c, deals, seed), c) for c in cands]
+    rows = [(screen(c, deck, scoring, deals, seed), c) for c in cands]
     means = [r[0][0] for r in rows]
     skips = [r[0][1] for r in rows]
     lines = [f"Side {name}, {colour} flags moved: {len(cands)} placements meet the constraints; "
@@ -90,7 +92,6 @@ def report(given: BoardSide, colour: str, deals: int, confirm: int, seed: int) -
              f"{statistics.correlation(means, skips):+.2f}",
              f"- the placement given ({flag_labels(given, colour)}): mean "
              f"{next(r[0][0] for r in rows if r[1] == given):.1f}", ""]
-    deck, scoring, budget, pool = load_deck(), load_scoring(), Budget(), Pool(2)
     other = measure_side(builtin_side("A"), deck, scoring, budget.confirm, 1 + CONFIRM_SEED, pool,
                          ("strong", "greedy"))
     picked = [c for _r, c in sorted(rows, key=lambda r: (r[0][0], flag_labels(r[1], colour)))[:confirm]]

@@ -160,6 +160,11 @@ def deck_problems(deck: Deck) -> list[str]:
 
 # --- building and changing sides -------------------------------------------------------------
 
+def placement_of(side: BoardSide) -> Placement:
+    """Each island's cell and its flag (or None): the inverse of side_of."""
+    return {(i.row, i.col): i.flag for i in side.islands}
+
+
 def side_of(name: str, rows: int, cols: int, placement: Placement) -> BoardSide:
     """Make a BoardSide from positions and flags, labelling the islands in reading order."""
     cells = sorted(placement)
@@ -217,7 +222,7 @@ def flag_moves(side: BoardSide, max_lanes: int | None = None,
                min_crossings: int = MIN_CROSSINGS) -> list[BoardSide]:
     """Every side made by moving one flag onto an unflagged island that keeps every design constraint
     (flags in island order, then the islands they move to)."""
-    placement: Placement = {(i.row, i.col): i.flag for i in side.islands}
+    placement = placement_of(side)
     out = []
     for cell, flag in sorted(placement.items()):
         for to in sorted(c for c, f in placement.items() if f is None) if flag else ():
@@ -236,7 +241,7 @@ def flag_text(side: BoardSide) -> str:
 def mutate_side(side: BoardSide, rng: random.Random, tries: int = 500,
                 max_lanes: int | None = None, min_crossings: int = MIN_CROSSINGS) -> BoardSide:
     """Move one island or swap a flag, keeping every design constraint."""
-    placement: Placement = {(i.row, i.col): i.flag for i in side.islands}
+    placement = placement_of(side)
     for _ in range(tries):
         new = dict(placement)
         if rng.random() < 0.6:

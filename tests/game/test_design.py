@@ -36,6 +36,7 @@ from hashi_print.game.design import (
     mutate_side,
     objective_problems,
     place_flags,
+    placement_of,
     plain_setups,
     provisional_scoring,
     random_side,
@@ -75,14 +76,14 @@ def test_hand_made_side_is_acceptable():
 
 
 def test_touching_islands_are_reported():
-    layout = {(i.row, i.col): i.flag for i in grid_side().islands}
+    layout = placement_of(grid_side())
     del layout[(8, 8)]
     layout[(5, 2)] = None  # right below J at (4, 2)
     assert any("touch" in p for p in side_problems(side_of("T", 9, 9, layout)))
 
 
 def test_red_islands_close_together_are_reported():
-    layout = {(i.row, i.col): i.flag for i in grid_side().islands}
+    layout = placement_of(grid_side())
     layout[(6, 8)], layout[(2, 0)] = None, "red"
     problems = side_problems(side_of("T", 9, 9, layout))
     assert problems == ["red islands A and F are too close"]
@@ -112,7 +113,7 @@ def test_random_and_mutated_sides_meet_every_constraint_and_load_back():
 
 
 def test_single_lane_islands_are_reported_and_never_made():
-    layout = {(i.row, i.col): i.flag for i in grid_side().islands}
+    layout = placement_of(grid_side())
     # Q at (8, 6) moved to (7, 6): it keeps only the lane to l at (4, 6) above it... and P and R lose theirs.
     del layout[(8, 6)]
     layout[(7, 6)] = None
@@ -256,18 +257,13 @@ def test_adversary_is_the_setup_with_the_lowest_mean():
     assert m.adversary in [s for s, _ in lowest]
 
 
-def flags_of(side: BoardSide) -> dict[tuple[int, int], str | None]:
-    """Each island's cell and its flag (or None)."""
-    return {(i.row, i.col): i.flag for i in side.islands}
-
-
 def test_flag_moves_are_every_single_flag_move_that_keeps_the_constraints():
     side = grid_side()
-    before = flags_of(side)
+    before = placement_of(side)
     moves = flag_moves(side, None, 4)
     seen = set()
     for cand in moves:
-        after = flags_of(cand)
+        after = placement_of(cand)
         assert set(after) == set(before) and side_problems(cand, 4) == []
         changed = {c for c in before if before[c] != after[c]}
         # One flag left its island for an unflagged one, colours unchanged.
@@ -302,7 +298,7 @@ def test_place_flags_keeps_a_move_only_when_it_betters_the_objective():
     # On these deals a move betters the objective in each round: two flags moved.
     kept = [t for t in trials if t.kept]
     assert chosen != side and kept[-1].description == flag_text(chosen)
-    assert sum(flags_of(side)[c] != f for c, f in flags_of(chosen).items()) == 4
+    assert sum(placement_of(side)[c] != f for c, f in placement_of(chosen).items()) == 4
     assert side_objective("A", m) == kept[-1].objective > side_objective("A", start)
     # Each kept move betters the one kept before it; the others do not.
     best = side_objective("A", start)
