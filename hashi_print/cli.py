@@ -788,6 +788,23 @@ def bank_fill(db: str, size: str, difficulty: str, count: int, seed: int, densit
                f"{report.seconds:.1f} s, {report.rate:.2f} puzzles/s on {executor.describe()}")
 
 
+def _start_holding_ctrl_c(progress) -> None:
+    """Start a rich progress display with Ctrl-C held back until it is fully started."""
+    import signal
+
+    # rich marks a display started before it registers it with the console; a Ctrl-C in between left a
+    # display that stop() could not undo (IndexError), so the user saw a traceback instead of exit 130.
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None:
+        progress.start()
+        return
+    before = block(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        progress.start()
+    finally:
+        block(signal.SIG_SETMASK, before)
+
+
 class _FillBar:
     """A rich progress bar on stderr for a fill: stored of wanted, rate of this run, time left."""
 
@@ -825,7 +842,7 @@ class _FillBar:
 
         if not self.shown:
             self.shown = True
-            self.progress.start()
+            _start_holding_ctrl_c(self.progress)
         rate = added / max(time.perf_counter() - self.started, 1e-9)
         dups = f", {state.duplicates} dup" if state.duplicates else ""
         self.progress.update(self.task, completed=state.stored, rate=f"{rate:.1f} puzzles/s{dups}")

@@ -245,3 +245,24 @@ def test_a_count_beyond_the_cap_is_refused_before_any_work(tmp_path):
     path = tmp_path / "b.sqlite"
     with closing(open_bank(path, create=True)) as conn, pytest.raises(BankError, match="count"):
         fill(conn, SMALL, 10**9, LocalPool(1))
+
+
+def test_a_ctrl_c_while_the_fill_bar_starts_waits_until_the_bar_can_be_stopped(monkeypatch):
+    from types import SimpleNamespace
+
+    from hashi_print.cli import _FillBar
+
+    bar = _FillBar(10, "easy 7x7")
+    console = bar.progress.console
+    push = console.push_render_hook
+
+    def ctrl_c_then_push(hook):
+        # The Ctrl-C lands inside rich's start, between marking the display started and registering it.
+        os.kill(os.getpid(), signal.SIGINT)
+        push(hook)
+
+    monkeypatch.setattr(console, "push_render_hook", ctrl_c_then_push)
+    with pytest.raises(KeyboardInterrupt), bar:
+        bar.update(SimpleNamespace(stored=1, duplicates=0), 1)
+    assert not bar.progress.live.is_started
+    assert console._render_hooks == []
