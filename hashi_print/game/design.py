@@ -608,16 +608,27 @@ def place_flags(name: str, side: BoardSide, measure: Measure, deck: Deck, scorin
     flag_moves under the side's constraints) is screened on a few games, the best few are measured as
     the finalists were (same deals), the best of those is kept."""
     moves = moves or (lambda s: flag_moves(s, MAX_LANES.get(name), SIDE_CROSSINGS[name]))
+    # A round's moves of the flag moved last round, and its undo, were measured the round before: the
+    # same placement on the same deals plays the same games, so each is simulated once.
+    seen: dict[tuple[bool, tuple], Measure] = {}
+
+    def measured(cand: BoardSide, confirm: bool) -> Measure:
+        """The screening or the finalists' measurement of a placement, made once."""
+        key = (confirm, tuple(sorted(placement_of(cand).items())))
+        if key not in seen:
+            b = ctx.budget
+            seen[key] = (measure_side(cand, deck, scoring, b.confirm, ctx.seed + CONFIRM_SEED, ctx.pool,
+                                      ("strong", "greedy")) if confirm else
+                         measure_side(cand, deck, scoring, b.flag_screen, ctx.seed + FLAG_SEED, ctx.pool))
+        return seen[key]
+
     best_obj = side_objective(name, measure, other, target)
     for rnd in range(1, ctx.budget.flag_rounds + 1):
-        screened = []
-        for k, cand in enumerate(moves(side)):
-            m = measure_side(cand, deck, scoring, ctx.budget.flag_screen, ctx.seed + FLAG_SEED, ctx.pool)
-            screened.append((side_objective(name, m, other, target), k, cand))
+        screened = [(side_objective(name, measured(cand, False), other, target), k, cand)
+                    for k, cand in enumerate(moves(side))]
         improved = False
         for _obj, _k, cand in sorted(screened, key=lambda x: (-x[0], x[1]))[:FLAG_FINALISTS]:
-            m = measure_side(cand, deck, scoring, ctx.budget.confirm, ctx.seed + CONFIRM_SEED, ctx.pool,
-                             ("strong", "greedy"))
+            m = measured(cand, True)
             obj = side_objective(name, m, other, target)
             kept = obj > best_obj
             trials.append(_trial(f"side {name} flags", rnd, flag_text(cand), m, obj, kept))

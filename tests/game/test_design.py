@@ -14,6 +14,7 @@ from hashi_print.game.deck import Card, Deck, deck_from_json
 from hashi_print.game.design import (
     CONFIRM_SEED,
     FINALISTS,
+    FLAG_FINALISTS,
     MARGINS,
     QUICK,
     Budget,
@@ -311,6 +312,35 @@ def test_place_flags_keeps_a_move_only_when_it_betters_the_objective():
     assert again.sims["random"].records == m.sims["random"].records
     assert place_flags("A", side, start, deck, scoring, replace(ctx, budget=replace(budget, flag_rounds=0)),
                        []) == (side, start)
+
+
+def test_place_flags_simulates_each_placement_once_and_still_reports_it_each_round(monkeypatch):
+    import hashi_print.game.design as design_module
+
+    side, deck, scoring = grid_side(), base_deck(), provisional_scoring()
+    budget = replace(QUICK, flag_rounds=3)
+    ctx = Context(1, Pool(workers=2), budget, None)
+    bots = ("strong", "greedy")
+    start = measure_side(side, deck, scoring, budget.confirm, 1 + CONFIRM_SEED, ctx.pool, bots)
+    fixed = flag_moves(side, None, 4)[::12]
+    simulated = []
+
+    def counted(cand, *args, **kwargs):
+        simulated.append((args[2], flag_text(cand)))
+        return measure_side(cand, *args, **kwargs)
+
+    monkeypatch.setattr(design_module, "measure_side", counted)
+    trials: list = []
+    # Every round offers the same placements, so after the first round nothing new is simulated.
+    chosen, m = place_flags("A", side, start, deck, scoring, ctx, trials, moves=lambda s: fixed)
+    assert chosen != side and [t.kept for t in trials[:FLAG_FINALISTS]].count(True) >= 1
+    assert len(simulated) == len(set(simulated)) == len(fixed) + FLAG_FINALISTS
+    # Round 2 measured the same finalists again from what round 1 simulated, found nothing better, stopped.
+    rounds = [[(t.description, t.objective) for t in trials if t.step == r] for r in (1, 2)]
+    assert sorted(rounds[0]) == sorted(rounds[1]) and {t.step for t in trials} == {1, 2}
+    assert not any(t.kept for t in trials if t.step == 2)
+    again = measure_side(chosen, deck, scoring, budget.confirm, 1 + CONFIRM_SEED, Pool(workers=1), bots)
+    assert m.sims["random"].records == again.sims["random"].records
 
 
 def test_random_side_is_deterministic():
