@@ -262,7 +262,13 @@ def test_a_ctrl_c_while_the_fill_bar_starts_waits_until_the_bar_can_be_stopped(m
         push(hook)
 
     monkeypatch.setattr(console, "push_render_hook", ctrl_c_then_push)
-    with pytest.raises(KeyboardInterrupt), bar:
-        bar.update(SimpleNamespace(stored=1, duplicates=0), 1)
+    # Run in the background (as CI may be), Python starts with SIGINT ignored: make Ctrl-C what it is
+    # in a terminal.
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt), bar:
+            bar.update(SimpleNamespace(stored=1, duplicates=0), 1)
+    finally:
+        signal.signal(signal.SIGINT, before)
     assert not bar.progress.live.is_started
     assert console._render_hooks == []
