@@ -791,18 +791,25 @@ def bank_fill(db: str, size: str, difficulty: str, count: int, seed: int, densit
 def _start_holding_ctrl_c(progress) -> None:
     """Start a rich progress display with Ctrl-C held back until it is fully started."""
     import signal
+    import threading
 
     # rich marks a display started before it registers it with the console; a Ctrl-C in between left a
     # display that stop() could not undo (IndexError), so the user saw a traceback instead of exit 130.
-    block = getattr(signal, "pthread_sigmask", None)
-    if block is None:
+    # Python runs signal handlers in the main thread only, so swapping the handler holds the Ctrl-C back
+    # whichever thread the system hands it to (masking the signal would not, with worker threads about).
+    if threading.current_thread() is not threading.main_thread():
         progress.start()
         return
-    before = block(signal.SIG_BLOCK, {signal.SIGINT})
+    held: list[int] = []
+    before = signal.signal(signal.SIGINT, lambda signum, _frame: held.append(signum))
     try:
         progress.start()
     finally:
-        block(signal.SIG_SETMASK, before)
+        signal.signal(signal.SIGINT, before)
+    if held and callable(before):
+        before(signal.SIGINT, None)
+    elif held and before == signal.SIG_DFL:
+        signal.raise_signal(signal.SIGINT)
 
 
 class _FillBar:

@@ -7,6 +7,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from contextlib import closing
 
@@ -265,10 +266,14 @@ def test_a_ctrl_c_while_the_fill_bar_starts_waits_until_the_bar_can_be_stopped(m
     # Run in the background (as CI may be), Python starts with SIGINT ignored: make Ctrl-C what it is
     # in a terminal.
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    # A fill has worker threads about, and the system may hand the Ctrl-C to any of them.
+    idle = threading.Event()
+    threading.Thread(target=idle.wait, daemon=True).start()
     try:
         with pytest.raises(KeyboardInterrupt), bar:
             bar.update(SimpleNamespace(stored=1, duplicates=0), 1)
     finally:
         signal.signal(signal.SIGINT, before)
+        idle.set()
     assert not bar.progress.live.is_started
     assert console._render_hooks == []
