@@ -28,6 +28,7 @@ from hashi_print.game.design import (
     SIDE_CROSSINGS,
     TARGETS,
     Budget,
+    Check,
     Pool,
     _fmt,
     measure_side,
@@ -77,6 +78,12 @@ def both(value: dict[tuple[str, str], str], objective: str) -> str:
     return " / ".join(value[(k, objective)] for k in ("adversary", "random"))
 
 
+def missed_besides_six(checks: list[Check]) -> list[str]:
+    """The objectives missed, six aside, each as `ran. side A / side B mean 1.126`."""
+    return [f"{c.setup[:3]}. {c.objective} {_fmt(c)}" for c in checks
+            if not c.met and c.objective != reached("six")]
+
+
 def report(given: BoardSide, colour: str, deals: int, confirm: int, seed: int) -> list[str]:
     """The report's lines: the screening's spread, then the confirmed placements with their misses."""
     name = given.name
@@ -103,8 +110,7 @@ def report(given: BoardSide, colour: str, deals: int, confirm: int, seed: int) -
         m = measure_side(cand, deck, scoring, budget.confirm, 1 + CONFIRM_SEED, pool, ("strong", "greedy"))
         checks = side_checks(name, m, other)
         value = {(c.setup, c.objective): _fmt(c) for c in checks}
-        misses = [f"{c.setup[:3]}. {c.objective} {_fmt(c)}" for c in checks
-                  if not c.met and c.objective != reached("six")]
+        misses = missed_besides_six(checks)
         lines.append(f"| {flag_labels(cand, colour)}{' (as given)' if cand == given else ''} | "
                      f"{m.mean():.1f} | {both(value, 'side A / side B mean')} | "
                      f"{both(value, 'voluntary numeral skips')} | {both(value, 'numerals written')} | "
