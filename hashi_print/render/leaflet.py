@@ -12,12 +12,15 @@ from hashi_print.game.rules import GameState, Move, apply, legal_moves, move_vio
 from hashi_print.game.scoring import Scoring
 from hashi_print.i18n import N_, _, language, ngettext
 from hashi_print.render.canvas import (
+    PT,
     Canvas,
     PdfCanvas,
     SvgCanvas,
     draw_fitted,
     draw_lead_paragraph,
     draw_paragraph,
+    text_width,
+    wrap_text,
 )
 from hashi_print.render.paper import PAPER
 from hashi_print.render.preflight import HOME_MIN_TEXT_PT, home_sheet
@@ -270,6 +273,7 @@ def draw_examples(cv: Canvas, side: BoardSide, examples: list[Example], y: float
     return bottom
 
 
+LEGEND_PT = 7.5
 LEGEND = (
     (N_("a lane: a bridge may go here"), None, 0),
     (N_("one bridge: on the dots"), None, 1),
@@ -294,15 +298,29 @@ def _legend_states() -> list[tuple[str, GameState]]:
 def draw_legend(cv: Canvas, y: float) -> float:
     """Draw how lanes, bridges and circles look on a sheet, in one row from y; return the y below."""
     slot = (cv.width - 2 * LEFT) / len(LEGEND)
+    size = caption_size([_(text) for text, *_rest in LEGEND], slot - 2.0)
+    most = 1
     for k, (text, state) in enumerate(_legend_states()):
         pitch = 11.0 if len(state.side.islands) == 2 else 9.0
         x0 = LEFT + k * slot + (slot - (state.side.cols - 1) * pitch) / 2
         bg = board_geometry(state.side, x0, y + 6.0, pitch)
         with cv.group(f"legend-{k + 1}"):
             draw_board(cv, state.side, bg, state=state, prefix=f"legend{k + 1}-")
-        draw_fitted(cv, LEFT + k * slot + slot / 2, y + 17.0, _(text), slot - 2.0, size_pt=7.5,
-                    min_pt=HOME_MIN_TEXT_PT, anchor="middle")
-    return y + 22.0
+        _size, lines = draw_fitted(cv, LEFT + k * slot + slot / 2, y + 17.0, _(text), slot - 2.0,
+                                   size_pt=size, min_pt=size, max_lines=2, anchor="middle")
+        most = max(most, lines)
+    return y + 22.0 + (most - 1) * size * PT * 1.15
+
+
+def caption_size(captions: list[str], width_mm: float) -> float:
+    """The largest size (7.5 pt down to the smallest home-print size) at which every caption fits in
+    two lines of `width_mm`: captions side by side read as one row only in one size."""
+    size = LEGEND_PT
+    while size > HOME_MIN_TEXT_PT and not all(
+            len(lines := wrap_text(c, size, width_mm)) <= 2
+            and all(text_width(line, size) <= width_mm for line in lines) for c in captions):
+        size -= 0.25
+    return max(size, HOME_MIN_TEXT_PT)
 
 
 def draw_leaflet_page(cv: Canvas, page: int, side: BoardSide, scoring: Scoring,
@@ -353,7 +371,7 @@ def draw_leaflet_page(cv: Canvas, page: int, side: BoardSide, scoring: Scoring,
             (_("Plan your crossings:"),
              _("one bridge on a lane closes every lane that crosses it for good.")),
             (_("Flags need a bridge first:"), _("bridge into a flagged island before you number it.")),
-            (_("Check a sheet:"), _("type it in and run `hashi-print validate` to check every rule and the "
+            (_("Check a sheet:"), _("type it in and run “hashi-print validate” to check every rule and the "
              "score."))):
         y = _item(cv, y, lead, rest, width)
 

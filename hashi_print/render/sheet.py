@@ -33,6 +33,7 @@ LANE_DOTS = "#7a7a7a"
 LANE_TRACK = "#c9d6e8"
 MARGIN = 8.0
 MARKER = 12.0
+RULER_TEXT_GAP = 3.0  # mm between the print-scale sentence and the ruler or the corner marker
 RULER_MM = 50.0
 MIN_ISLAND_R = 4.5
 TURNS = 17
@@ -330,14 +331,15 @@ def _draw_ruler(cv: Canvas, x: float, y: float, length: float) -> None:
         for k in range(int(length) + 1):
             tick = 3.0 if k % 10 == 0 else (2.0 if k % 5 == 0 else 1.0)
             cv.line(x + k, y, x + k, y - tick, width=0.15 if k % 5 else 0.25)
-        end = f"{length:g} mm"
         cv.text(x, y + 3.2, "0", size_pt=6, anchor="middle")
-        cv.text(x + length, y + 3.2, end, size_pt=6, anchor="middle")
+        cv.text(x + length, y + 3.2, f"{length:g} mm", size_pt=6, anchor="middle")
         # "100 %" is passed in so that gettext tools do not read "% i" as a printf placeholder.
         scale = _("printed at {percent} if this is 50 mm").format(percent="100 %")
-        room = length - text_width(end, 6) - 2.0
-        draw_fitted(cv, x + length / 2, y + 3.2, scale, room, size_pt=6, min_pt=HOME_MIN_TEXT_PT, max_lines=2,
-                    anchor="middle", color="#555555")
+        # The sentence sits on one line left of the ruler, where every language has room; under it, it
+        # had to wrap in German, French and Italian.
+        room = x - RULER_TEXT_GAP - (MARGIN + MARKER + RULER_TEXT_GAP)
+        draw_fitted(cv, x - RULER_TEXT_GAP, y, scale, room, size_pt=6, min_pt=HOME_MIN_TEXT_PT,
+                    anchor="end", color="#555555", id="ruler-label")
 
 
 def _draw_card_strip(cv: Canvas, deck: Deck, lay: SheetLayout) -> None:

@@ -313,6 +313,38 @@ def test_pdffonts_shows_every_font_embedded(lang, rendered):
             assert f"Hashi{lang.capitalize()}" in names, f"{lang}/{pdf.name}: {names}"
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_print_scale_sentence_is_one_line_between_the_corner_marker_and_the_ruler(lang, rendered):
+    with language(lang):
+        sentence = sheet_module._("printed at {percent} if this is 50 mm").format(percent="100 %")
+    sheets = [canvas for name, _kind, canvas in rendered[lang] if name.startswith("sheet")]
+    assert len(sheets) == 2
+    for canvas in sheets:
+        texts = canvas.page_items[0]["texts"]
+        # Whole, not wrapped: one recorded line holds the entire sentence.
+        found = [t for t in texts if t[2] == sentence]
+        assert len(found) == 1, f"{lang}: {sentence!r} is not printed as one line"
+        left, top, right, bottom = text_box(*found[0][:6], lang)
+        ruler_x = (canvas.width - 50.0) / 2
+        ruler_y = canvas.height - 8.0 - 5.0  # the page margin and the ruler's height above it
+        marker_right = 8.0 + 12.0
+        assert marker_right + 2.0 < left and right < ruler_x - 2.0, (lang, left, right, ruler_x)
+        assert top < ruler_y < bottom + 1.0 and bottom < canvas.height - 8.0
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_leaflet_prints_no_markup_and_its_sheet_legend_in_one_size(lang, rendered):
+    (leaflet,) = [canvas for name, _kind, canvas in rendered[lang] if name == "rules leaflet"]
+    texts = [t for items in leaflet.page_items for t in items["texts"]]
+    assert not [t[2] for t in texts if "`" in t[2] or "<" in t[2]]
+    with language(lang):
+        captions = [leaflet_module._(text) for text, *_rest in leaflet_module.LEGEND]
+    # The caption lines (an island's numeral or name and a flag's letter are single characters).
+    lines = [t for t in leaflet.page_items[1]["texts"] if len(t[2]) > 1 and any(t[2] in c for c in captions)]
+    assert {c for c in captions if any(t[2] in c for t in lines)} == set(captions)
+    assert len({t[3] for t in lines}) == 1, sorted({(t[2], t[3]) for t in lines})
+
+
 def test_kit_in_all_languages_writes_a_folder_per_language(tmp_path):
     result = CliRunner().invoke(cli, ["kit", "--lang", "all", "--paper", "letter", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
