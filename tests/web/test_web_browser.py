@@ -501,6 +501,33 @@ def test_red_and_blue_flags_differ_in_shape_and_letter_as_on_the_sheet(page, ser
         assert page.locator(f"#goals tr[data-goal={goal}] .goalicon").get_attribute("aria-hidden") == "true"
 
 
+@pytest.mark.parametrize("side_name", ["A", "B"])
+def test_on_a_phone_every_flag_stands_on_the_boards_water_and_on_the_screen(browser, server, side_name):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = ctx.new_page()
+    page.goto(f"{server}/game")
+    page.evaluate("localStorage.clear()")
+    page.select_option("#start [name=side]", side_name)
+    page.click("#start button[type=submit]")
+    page.wait_for_selector("#sheet .flag")
+    found = page.evaluate("""() => {
+      const water = document.querySelector('#sheet .water').getBoundingClientRect();
+      return {water: [water.left, water.top, water.right, water.bottom], width: window.innerWidth,
+        flags: [...document.querySelectorAll('#sheet .flag')].map((g) => {
+          const r = g.getBoundingClientRect();
+          return [g.closest('[data-island]').dataset.island, r.left, r.top, r.right, r.bottom];
+        })};
+    }""")
+    ctx.close()
+    flags = {isl.label for isl in builtin_side(side_name).islands if isl.flag}
+    assert {f[0] for f in found["flags"]} == flags
+    left, top, right, bottom = found["water"]
+    assert left >= 0 and right <= found["width"]
+    for label, *box in found["flags"]:
+        x0, y0, x1, y1 = box
+        assert left <= x0 and x1 <= right and top <= y0 and y1 <= bottom, (label, box, found["water"])
+
+
 @pytest.mark.parametrize("path", ["/", "/help", "/game", "/cards", "/lab", "/new"])
 def test_pages_load_without_script_errors_on_a_phone(browser, server, path):
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)

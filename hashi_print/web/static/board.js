@@ -2,6 +2,9 @@
 // The geometry (islands, lanes, crossings) comes from the server; nothing here decides a rule.
 const NS = "http://www.w3.org/2000/svg";
 export const UNIT = 40;
+// Water round a game sheet's grid: the flags of its top row and right column stand outside the grid,
+// and a phone's screen edge would cut them off.
+const SHEET_PAD = 0.3 * UNIT;
 
 export function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(NS, name);
@@ -47,7 +50,9 @@ export class Board {
         this.lanesAtCell.get(key).push(k);
       }
     });
-    svg.setAttribute("viewBox", `0 0 ${view.cols * UNIT} ${view.rows * UNIT}`);
+    this.pad = this.sheet ? SHEET_PAD : 0;
+    const pad = this.pad;
+    svg.setAttribute("viewBox", `${-pad} ${-pad} ${view.cols * UNIT + 2 * pad} ${view.rows * UNIT + 2 * pad}`);
   }
 
   centre(i) {
@@ -120,7 +125,8 @@ export class Board {
     const svg = this.svg;
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     const {rows, cols} = this.view;
-    el("rect", {x: 0, y: 0, width: cols * UNIT, height: rows * UNIT, class: "water"}, svg);
+    const pad = this.pad;
+    el("rect", {x: -pad, y: -pad, width: cols * UNIT + 2 * pad, height: rows * UNIT + 2 * pad, class: "water"}, svg);
     const guides = el("g", {class: "guides"}, svg);
     if (this.sheet) {
       this.view.lanes.forEach((lane) => {
