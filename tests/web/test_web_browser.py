@@ -239,6 +239,23 @@ def test_colours_check_hint_undo_across_the_hint_reload_and_share(page, server):
     other.context.close()
 
 
+@pytest.mark.parametrize("address", ["/play", "/play?p=7x7:zz"])
+def test_play_without_a_puzzle_offers_a_new_one_instead_of_an_empty_board(page, server, address):
+    page.goto(f"{server}{address}")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    link = page.locator("#empty a")
+    link.wait_for(state="visible")
+    status = page.locator("#status").inner_text()
+    want = "No puzzle yet" if address == "/play" else "but a 7x7 grid has 49"
+    assert want in status, status
+    for hidden in ("#board", "#undo", "#hint", "#share", "#puzzle-id"):
+        assert not page.locator(hidden).is_visible(), hidden
+    link.click()
+    page.wait_for_url("**/new")
+    assert page.locator("h1").inner_text() == "New puzzle"
+
+
 def test_keyboard_only_play(page, server):
     play = open_play(page, server)
     page.locator("#board").focus()

@@ -247,14 +247,22 @@ document.getElementById("hint").addEventListener("click", hint);
 document.getElementById("check").addEventListener("click", check);
 document.getElementById("restart").addEventListener("click", () => commit(counts().map(() => 0)));
 
+// Without a puzzle the page offers the way to one, not an empty board and buttons that do nothing.
+function showEmpty(message, kind) {
+  setStatus(message, kind);
+  for (const id of ["play-buttons", "share-line", "id-line"]) document.getElementById(id).hidden = true;
+  svg.closest(".boardwrap").hidden = true;
+  document.getElementById("empty").hidden = false;
+}
+
 async function start() {
   const id = params.get("p") || localStorage.getItem(LAST);
-  if (!id) { setStatus(T.noPuzzle); return; }
+  if (!id) { showEmpty(T.noPuzzle); return; }
   setStatus(T.loading);
   try {
     view = await post("puzzle", {puzzle: id});
   } catch (err) {
-    setStatus(err.message, "error");
+    showEmpty(err.message, "error");
     return;
   }
   board = new Board(svg, view);
