@@ -274,6 +274,7 @@ def draw_examples(cv: Canvas, side: BoardSide, examples: list[Example], y: float
 
 
 LEGEND_PT = 7.5
+LEGEND_LEADING = 1.15
 LEGEND = (
     (N_("a lane: a bridge may go here"), None, 0),
     (N_("one bridge: on the dots"), None, 1),
@@ -307,9 +308,10 @@ def draw_legend(cv: Canvas, y: float) -> float:
         with cv.group(f"legend-{k + 1}"):
             draw_board(cv, state.side, bg, state=state, prefix=f"legend{k + 1}-")
         _size, lines = draw_fitted(cv, LEFT + k * slot + slot / 2, y + 17.0, _(text), slot - 2.0,
-                                   size_pt=size, min_pt=size, max_lines=2, anchor="middle")
+                                   size_pt=size, min_pt=size, max_lines=2, leading=LEGEND_LEADING,
+                                   anchor="middle")
         most = max(most, lines)
-    return y + 22.0 + (most - 1) * size * PT * 1.15
+    return y + 22.0 + (most - 1) * size * PT * LEGEND_LEADING
 
 
 def caption_size(captions: list[str], width_mm: float) -> float:

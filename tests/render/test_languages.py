@@ -36,7 +36,7 @@ from hashi_print.render.canvas import PdfCanvas, wrap_text
 from hashi_print.render.cards import render_cards_pdf, render_cards_printshop
 from hashi_print.render.kit import load_kit_data
 from hashi_print.render.leaflet import render_leaflet
-from hashi_print.render.sheet import render_sheet
+from hashi_print.render.sheet import render_sheet, sheet_layout
 from hashi_print.render.solo import render_solo
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -317,19 +317,21 @@ def test_pdffonts_shows_every_font_embedded(lang, rendered):
 def test_the_print_scale_sentence_is_one_line_between_the_corner_marker_and_the_ruler(lang, rendered):
     with language(lang):
         sentence = sheet_module._("printed at {percent} if this is 50 mm").format(percent="100 %")
-    sheets = [canvas for name, _kind, canvas in rendered[lang] if name.startswith("sheet")]
+    data = load_kit_data()
+    layouts = {"sheet A": sheet_layout(data.side_a, "a4"),
+               "sheet B letter": sheet_layout(data.side_b, "letter")}
+    sheets = [(layouts[name], canvas) for name, _kind, canvas in rendered[lang] if name in layouts]
     assert len(sheets) == 2
-    for canvas in sheets:
+    for lay, canvas in sheets:
         texts = canvas.page_items[0]["texts"]
         # Whole, not wrapped: one recorded line holds the entire sentence.
         found = [t for t in texts if t[2] == sentence]
         assert len(found) == 1, f"{lang}: {sentence!r} is not printed as one line"
         left, top, right, bottom = text_box(*found[0][:6], lang)
-        ruler_x = (canvas.width - 50.0) / 2
-        ruler_y = canvas.height - 8.0 - 5.0  # the page margin and the ruler's height above it
-        marker_right = 8.0 + 12.0
-        assert marker_right + 2.0 < left and right < ruler_x - 2.0, (lang, left, right, ruler_x)
-        assert top < ruler_y < bottom + 1.0 and bottom < canvas.height - 8.0
+        ruler_x, ruler_y, _length = lay.ruler
+        marker_x, marker_y, marker_size, _id = lay.markers[3]  # bottom left
+        assert marker_x + marker_size + 2.0 < left and right < ruler_x - 2.0, (lang, left, right, ruler_x)
+        assert top < ruler_y < bottom + 1.0 and bottom < marker_y + marker_size
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -120,21 +120,25 @@ NO_CJK = """<?xml version="1.0"?><fontconfig>
 </fontconfig>"""
 
 
+def font_files(lang: str, fontconfig: Path | None = None) -> str:
+    """The font files fontconfig offers for a language, with the machine's setup or a given one."""
+    env = None if fontconfig is None else {"FONTCONFIG_FILE": str(fontconfig)}
+    return subprocess.run(["fc-list", f":lang={lang}", "file"], env=env, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
 @pytest.mark.skipif(not Path(CHROMIUM).exists() or shutil.which("fc-list") is None, reason="no Chromium")
 @pytest.mark.parametrize("lang", ["ko", "ja"])
 def test_a_browser_without_cjk_fonts_draws_the_sheet_from_the_svg_alone(kit_svgs, lang, tmp_path):
     # The comparison needs the machine's own fonts for the language (CI installs fonts-nanum and
     # fonts-ipaexfont-gothic, the fonts the embedded faces are cut from).
-    system_fonts = subprocess.run(["fc-list", f":lang={lang}", "file"], capture_output=True, text=True,
-                                  check=True).stdout
-    if not system_fonts.strip():
+    if not font_files(lang):
         pytest.skip(f"no system font for {lang} to compare with: "
                     "apt-get install fonts-nanum fonts-ipaexfont-gothic")
     conf = tmp_path / "fonts.conf"
     conf.write_text(NO_CJK)
-    left = subprocess.run(["fc-list", f":lang={lang}", "file"], env={"FONTCONFIG_FILE": str(conf)},
-                          capture_output=True, text=True, check=True).stdout
-    assert left.strip() == "", f"fonts for {lang} are still visible: {left}"
+    left = font_files(lang, conf)
+    assert left == "", f"fonts for {lang} are still visible: {left}"
     sheet = next(p for p in kit_svgs[lang] if p.name == "sheet-A.svg")
     stripped = tmp_path / "stripped.svg"
     stripped.write_text(re.sub(r"<style[^>]*>.*?</style>", "", sheet.read_text(), flags=re.S))
