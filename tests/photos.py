@@ -20,8 +20,9 @@ from hashi_print.game.scoring import Scoring
 from hashi_print.game.simulate import deal, play_game
 from hashi_print.render.fill import draw_marks, hand_pen, shipped_glyphs
 from hashi_print.render.raster import RasterCanvas
-from hashi_print.render.sheet import draw_sheet, sheet_layout
+from hashi_print.render.sheet import draw_sheet
 from hashi_print.sheets.formats import Record, record_from_moves
+from hashi_print.sheets.layout import sheet_layout
 from hashi_print.sheets.marks import Marks, marks_of
 
 

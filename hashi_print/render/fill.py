@@ -16,7 +16,7 @@ from importlib import resources
 
 from hashi_print.render.canvas import Canvas
 from hashi_print.render.paper import BLUE
-from hashi_print.render.sheet import SheetLayout
+from hashi_print.sheets.layout import SheetLayout
 from hashi_print.sheets.marks import Marks
 
 PENS = {
@@ -260,7 +260,8 @@ def render_filled(
     from hashi_print.files import write_atomic
     from hashi_print.render.canvas import PdfCanvas, SvgCanvas
     from hashi_print.render.raster import RasterCanvas
-    from hashi_print.render.sheet import draw_sheet, sheet_layout
+    from hashi_print.render.sheet import draw_sheet
+    from hashi_print.sheets.layout import sheet_layout
 
     lay = sheet_layout(marks.side, paper, len(deck.cards), custom)
     title = f"Hashi side {marks.side.name} score sheet, filled"

@@ -24,7 +24,8 @@ from hashi_print.render.canvas import (
 )
 from hashi_print.render.paper import PAPER
 from hashi_print.render.preflight import HOME_MIN_TEXT_PT, home_sheet
-from hashi_print.render.sheet import FLAG_COLORS, FLAG_MIN_MM, board_geometry, draw_board, draw_flag
+from hashi_print.render.sheet import FLAG_COLORS, FLAG_MIN_MM, draw_board, draw_flag
+from hashi_print.sheets.layout import board_geometry
 
 LEFT = 16.0
 

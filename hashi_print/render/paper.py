@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-INCH = 25.4
-# Sheet sizes (width, height) in mm: PAPER for the game's products; TRIMS adds the book trims.
-PAPER = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+from hashi_print.sheets.paper import INCH, PAPER
+
+# Book trims: the game's papers and the book sizes, (width, height) in mm.
 TRIMS = {**PAPER, "6x9": (6 * INCH, 9 * INCH), "8.5x11": (8.5 * INCH, 11 * INCH)}
 # How a book is printed: at home (pnp: print and play) or as a print-on-demand interior (kdp).
 PROFILES = ("pnp", "kdp")

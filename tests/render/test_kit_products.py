@@ -170,7 +170,7 @@ def test_sheet_command_needs_a_board(tmp_path):
 
 
 def test_designed_layouts_print_readably():
-    from hashi_print.render.sheet import sheet_layout
+    from hashi_print.sheets.layout import sheet_layout
 
     for name in ("a", "b"):
         side = builtin_side(name)

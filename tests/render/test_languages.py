@@ -36,8 +36,9 @@ from hashi_print.render.canvas import PdfCanvas, wrap_text
 from hashi_print.render.cards import render_cards_pdf, render_cards_printshop
 from hashi_print.render.kit import load_kit_data
 from hashi_print.render.leaflet import render_leaflet
-from hashi_print.render.sheet import render_sheet, sheet_layout
+from hashi_print.render.sheet import render_sheet
 from hashi_print.render.solo import render_solo
+from hashi_print.sheets.layout import sheet_layout
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "hashi_print"

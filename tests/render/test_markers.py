@@ -5,8 +5,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from hashi_print.render.markers import describe_id, draw_marker, sheet_marker_ids
+from hashi_print.render.markers import draw_marker
 from hashi_print.render.raster import RasterCanvas
+from hashi_print.sheets.markers import describe_id, sheet_marker_ids
 
 
 def test_ids_name_side_paper_and_corner():

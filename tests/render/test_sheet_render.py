@@ -15,9 +15,10 @@ from hashi_print.errors import LayoutError, OptionError
 from hashi_print.game.board import LABELS, BoardIsland, BoardSide, load_side
 from hashi_print.game.deck import load_deck
 from hashi_print.game.scoring import load_scoring
-from hashi_print.render.markers import CELLS, aruco_dictionary, sheet_marker_ids
 from hashi_print.render.paper import PAPER
-from hashi_print.render.sheet import render_sheet, sheet_layout
+from hashi_print.render.sheet import render_sheet
+from hashi_print.sheets.layout import sheet_layout
+from hashi_print.sheets.markers import CELLS, aruco_dictionary, sheet_marker_ids
 from tests.pdftext import MM_PER_PT, page_texts
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures"

@@ -23,10 +23,11 @@ from hashi_print.game.deck import load_deck
 from hashi_print.game.scoring import load_scoring
 from hashi_print.render.fill import Pen, draw_marks, hand_pen
 from hashi_print.render.raster import RasterCanvas
-from hashi_print.render.sheet import draw_sheet, sheet_layout
+from hashi_print.render.sheet import draw_sheet
+from hashi_print.scan.read import ScanStatus, scan_image
 from hashi_print.sheets.formats import parse_sheet
+from hashi_print.sheets.layout import sheet_layout
 from hashi_print.sheets.marks import Marks, marks_of, sheet_of
-from hashi_print.sheets.scan.read import ScanStatus, scan_image
 from hashi_print.sheets.validate import validate
 from tests.photos import Camera, filled_sheet, photograph, simulated_record
 
@@ -445,7 +446,7 @@ def test_two_crossed_boxes_in_a_goal_row_go_to_review(kit):
 def test_a_photo_is_turned_as_its_exif_says_and_a_big_jpeg_decoded_smaller(tmp_path):
     from PIL import Image
 
-    from hashi_print.sheets.scan.register import load_image
+    from hashi_print.scan.register import load_image
 
     pixels = np.zeros((1200, 900, 3), np.uint8)
     pixels[:100, :50] = 255  # a white block in the top-left corner

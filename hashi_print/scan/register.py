@@ -13,8 +13,8 @@ import cv2
 import numpy as np
 
 from hashi_print.errors import FormatError
-from hashi_print.render.markers import aruco_dictionary, describe_id
-from hashi_print.render.paper import PAPER
+from hashi_print.sheets.markers import aruco_dictionary, describe_id
+from hashi_print.sheets.paper import PAPER
 
 PPM = 6.0  # pixels per millimetre of the rectified sheet
 DETECT_SIDE = 1800  # longest side (px) the marker search runs at
@@ -154,7 +154,7 @@ def _pdf_picture(data: bytes, p: Path):
 
 def marker_page_corners(kind: str, paper: str) -> dict[int, np.ndarray]:
     """Page positions (mm) of the four outer corners of each marker of a sheet, by marker id."""
-    from hashi_print.render.sheet import MARGIN, MARKER
+    from hashi_print.sheets.layout import MARGIN, MARKER
 
     w, h = PAPER[paper]
     origins = (

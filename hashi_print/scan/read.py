@@ -13,11 +13,11 @@ from hashi_print.errors import LayoutError
 from hashi_print.game.board import BoardSide, builtin_side
 from hashi_print.game.deck import GOALS, Deck
 from hashi_print.game.scoring import Scoring, score_sheet
-from hashi_print.render.sheet import sheet_layout
+from hashi_print.scan.fields import measure
+from hashi_print.scan.register import PPM, UnreadableImage, ink_map, load_image, rectify, register
+from hashi_print.scan.resolve import Uncertain, resolve
+from hashi_print.sheets.layout import sheet_layout
 from hashi_print.sheets.marks import Marks, marks_text, sheet_of
-from hashi_print.sheets.scan.fields import measure
-from hashi_print.sheets.scan.register import PPM, UnreadableImage, ink_map, load_image, rectify, register
-from hashi_print.sheets.scan.resolve import Uncertain, resolve
 from hashi_print.sheets.validate import Report, validate
 
 

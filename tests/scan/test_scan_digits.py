@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from hashi_print.render.fill import glyph_outlines, shipped_glyphs
-from hashi_print.sheets.scan.digits import LAYERS, NORM, _conv, _pool, features, probabilities
-from hashi_print.sheets.scan.register import PPM
+from hashi_print.scan.digits import LAYERS, NORM, _conv, _pool, features, probabilities
+from hashi_print.scan.register import PPM
 
 
 def _drawn(grid, level: float) -> np.ndarray:
@@ -60,10 +60,10 @@ def test_empty_box_and_specks_are_no_digit():
 
 
 def test_the_weights_ship_small_with_their_temperature():
-    with resources.files("hashi_print.sheets.scan").joinpath("digits.npz").open("rb") as fh:
+    with resources.files("hashi_print.scan").joinpath("digits.npz").open("rb") as fh:
         data = fh.read()
     assert len(data) < 2_000_000
-    with resources.files("hashi_print.sheets.scan").joinpath("digits.npz").open("rb") as fh, np.load(fh) as d:
+    with resources.files("hashi_print.scan").joinpath("digits.npz").open("rb") as fh, np.load(fh) as d:
         names = {f"{kind}{i}" for kind in "wb" for i in range(LAYERS)}
         assert names | {"temperature"} == set(d.files)
         assert 0.5 <= float(d["temperature"]) <= 6.0

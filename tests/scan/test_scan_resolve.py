@@ -12,9 +12,9 @@ from hashi_print.game.board import builtin_side
 from hashi_print.game.deck import GOALS, load_deck
 from hashi_print.game.rules import GameState
 from hashi_print.game.scoring import load_scoring
+from hashi_print.scan.fields import Measured
+from hashi_print.scan.resolve import _fits, consistent, resolve
 from hashi_print.sheets.marks import sheet_of
-from hashi_print.sheets.scan.fields import Measured
-from hashi_print.sheets.scan.resolve import _fits, consistent, resolve
 from hashi_print.sheets.validate import validate
 from tests.photos import game_marks
 

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from hashi_print.sheets.scan.fields import INK, _crossed
+from hashi_print.scan.fields import INK, _crossed
 
 PPM = 6.0  # pixels per mm, as a 5 MP photo of an A4 sheet is read
 BOX = (10.0, 10.0, 13.0, 8.5)  # a bonus box (x, y, width, height in mm)

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from hashi_print.game.board import BoardSide
 from hashi_print.game.deck import GOALS, Deck
 from hashi_print.game.rules import SETUP_VALUES, GameState, earliest_goal_turn, goals_met
+from hashi_print.scan.fields import Measured
 from hashi_print.sheets.marks import Marks
-from hashi_print.sheets.scan.fields import Measured
 
 FIRM = 0.995  # a measured value this likely is not reconsidered
 CLEAR = 0.95  # a chosen value less likely than this (after the rules) goes to review

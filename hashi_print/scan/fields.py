@@ -1,6 +1,6 @@
 """Measure every field of a rectified sheet: each value it may hold, with how likely the ink makes it.
 
-All positions come from the sheet layout the renderer drew (`render.sheet.sheet_layout`), never
+All positions come from the sheet layout the renderer drew (`sheets.layout.sheet_layout`), never
 recomputed here. The ink map is 0 for paper and 1 for black; printed parts are avoided by position.
 """
 
@@ -13,8 +13,8 @@ import cv2
 import numpy as np
 
 from hashi_print.game.board import BoardSide
-from hashi_print.render.sheet import SheetLayout
-from hashi_print.sheets.scan.digits import features, probabilities, strokes
+from hashi_print.scan.digits import features, probabilities, strokes
+from hashi_print.sheets.layout import SheetLayout
 
 INK = 0.28  # ink level that counts as a stroke
 OUTLINE_MARGIN = 0.15  # ink this far above a printed outline's level is a stroke crossing it

@@ -5,10 +5,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from hashi_print.render.sheet import sheet_layout
-from hashi_print.sheets.scan.read import Scan
-from hashi_print.sheets.scan.register import PPM
-from hashi_print.sheets.scan.resolve import first_box
+from hashi_print.scan.read import Scan
+from hashi_print.scan.register import PPM
+from hashi_print.scan.resolve import first_box
+from hashi_print.sheets.layout import sheet_layout
 
 SURE = (40, 160, 40)  # BGR
 DOUBT = (0, 140, 255)
