@@ -8,9 +8,9 @@ import logging
 import random
 import re
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from importlib import resources
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -223,126 +223,194 @@ def request_language(request: Request) -> str:
 
 # --- the app ---------------------------------------------------------------------------------
 
-def create_app(settings: Settings | None = None) -> Starlette:
+@dataclass(frozen=True, eq=False)
+class Site:
+    """What the handlers read, built once per app: templates, packaged files and the scripts' messages."""
+
+    env: Environment
+    static: dict[str, tuple[bytes, str]]
+    fonts: dict[str, bytes]
+    plain: frozenset[str]
+    plural: frozenset[str]
+
+    @classmethod
+    def load(cls) -> Site:
+        """Read the templates, static files, fonts and the messages the scripts use."""
+        static = _static_files()
+        env = Environment(loader=PackageLoader("hashi_print.web", "templates"),
+                          autoescape=select_autoescape(), extensions=["jinja2.ext.i18n"])
+        # The same catalogs as the printed products; they translate in the language of the request.
+        env.install_gettext_callables(_, ngettext, newstyle=True, pgettext=pgettext)
+        plain, plural = script_messages([body.decode() for body, kind in static.values()
+                                         if "javascript" in kind])
+        return cls(env, static, _font_files(), plain | designed_words(), plural)
+
+
+@cache
+def _messages(site: Site, lang: str) -> str:
+    """The scripts' catalog for `lang` as JSON for the page (computed once per site and language)."""
+    return embedded_json(script_catalog(lang, site.plain, site.plural))
+
+
+def _site(request: Request) -> Site:
+    """The app's Site."""
+    return request.app.state.site
+
+
+def _pool(request: Request) -> WorkPool:
+    """The app's worker pool."""
+    return request.app.state.pool
+
+
+async def show_page(request: Request, template: str, title: str | tuple[str, str]) -> Response:
+    """One of PAGES, in the request's language (remembered in a cookie when chosen by ?lang=)."""
+    site = _site(request)
+    lang = request_language(request)
+    with language(lang):
+        shown = pgettext(*title) if isinstance(title, tuple) else _(title)
+        html = site.env.get_template(template).render(title=shown, path=request.url.path, pages=PAGES,
+                                                      lang=lang, languages=LANGUAGE_NAMES,
+                                                      messages=Markup(_messages(site, lang)))
+    headers = {"Content-Language": lang, "Vary": "Accept-Language, Cookie"}
+    response = HTMLResponse(html, headers=headers)
+    if request.query_params.get("lang", "").lower() in LANGUAGES:
+        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
+    return response
+
+
+async def static_file(request: Request) -> Response:
+    """A packaged script, style sheet or image, by name."""
+    found = _site(request).static.get(request.path_params["name"])
+    if found is None:
+        raise HTTPException(404)
+    return Response(found[0], media_type=found[1], headers={"Cache-Control": "no-cache"})
+
+
+async def font_file(request: Request) -> Response:
+    """A packaged Korean or Japanese face, by name."""
+    found = _site(request).fonts.get(request.path_params["name"])
+    if found is None:
+        raise HTTPException(404)
+    return Response(found, media_type="font/ttf", headers={"Cache-Control": "max-age=86400"})
+
+
+async def not_found(request: Request, exc: HTTPException) -> Response:
+    """An HTTP error: JSON for the API, a short page in the request's language otherwise."""
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": f"{exc.status_code}: no such API call"}, status_code=exc.status_code)
+    with language(request_language(request)):
+        words, home = _("nothing here."), _("Home")
+    return HTMLResponse(f"<!doctype html><title>{exc.status_code}</title><p>{exc.status_code}: "
+                        f"{words} <a href=\"/\">{home}</a></p>", status_code=exc.status_code)
+
+
+# --- the JSON API: each call reads its fields from the body and runs one task in the pool ------
+
+Work = Callable[[dict, WorkPool], Awaitable[object]]
+
+
+async def api_call(request: Request, work: Work) -> Response:
+    """Answer a POST to the API: the task's object as JSON, or a one-line error."""
+    try:
+        return JSONResponse(await work(await read_json(request), _pool(request)))
+    except HashiError as err:
+        return JSONResponse({"error": " ".join(str(err).split())}, status_code=400)
+    except Exception:
+        log.exception("request to %s failed", request.url.path)
+        return JSONResponse({"error": "the server could not handle this request"}, status_code=400)
+
+
+async def puzzle(body: dict, pool: WorkPool) -> object:
+    """/api/puzzle: the puzzle as the board draws it."""
+    return await pool.run(tasks.puzzle_view, text_field(body, "puzzle"))
+
+
+async def solve(body: dict, pool: WorkPool) -> object:
+    """/api/solve: the solution and the solver lab's statistics."""
+    return await pool.run(tasks.solve_task, text_field(body, "puzzle"),
+                          choice_field(body, "mode", MODES, "lazy"),
+                          choice_field(body, "backend", BACKENDS, BACKENDS[0]),
+                          choice_field(body, "card", CARDINALITIES, "direct"))
+
+
+async def hint(body: dict, pool: WorkPool) -> object:
+    """/api/hint: the next deduction for the bridges drawn so far."""
+    return await pool.run(tasks.hint_task, text_field(body, "puzzle"), text_field(body, "bridges", ""),
+                          choice_field(body, "lang", LANGUAGES, "en"))
+
+
+async def check(body: dict, pool: WorkPool) -> object:
+    """/api/check: the drawn bridges compared with the unique solution."""
+    return await pool.run(tasks.check_task, text_field(body, "puzzle"), text_field(body, "bridges", ""))
+
+
+async def generate(body: dict, pool: WorkPool) -> object:
+    """/api/generate: one seeded puzzle of the asked size and grade."""
+    return await pool.run(tasks.generate_task, int_field(body, "width", 5, tasks.MAX_GENERATE_SIDE),
+                          int_field(body, "height", 5, tasks.MAX_GENERATE_SIDE),
+                          choice_field(body, "difficulty", tuple(GRADES), "medium"), seed_field(body))
+
+
+async def validate(body: dict, pool: WorkPool) -> object:
+    """/api/validate: the validator's report on a typed sheet or record."""
+    return await pool.run(tasks.validate_task, text_field(body, "text"))
+
+
+async def deal(body: dict, pool: WorkPool) -> object:
+    """/api/deal: the 17 cards of a seeded deal."""
+    return await pool.run(tasks.deal_task, seed_field(body))
+
+
+async def game_new(body: dict, pool: WorkPool) -> object:
+    """/api/game/new: a solo game's side, goals and limits."""
+    return await pool.run(tasks.game_task, choice_field(body, "side", ("a", "b"), "a"),
+                          choice_field(body, "level", tuple(SoloLevel), "normal"), seed_field(body))
+
+
+async def game_play(body: dict, pool: WorkPool) -> object:
+    """/api/game/play: a solo game replayed by the rules engine, with its score and record at the end."""
+    setup = body.get("setup")
+    if setup is not None and (not isinstance(setup, str) or len(setup) > 8):
+        raise BadRequest('"setup" must be a label and a 3 or 4, like "G4"')
+    player = text_field(body, "player", "", 40).strip() or None
+    return await pool.run(tasks.play_task, choice_field(body, "side", ("a", "b"), "a"),
+                          choice_field(body, "level", tuple(SoloLevel), "normal"),
+                          int_field(body, "seed", 0, MAX_SEED),
+                          setup, turns_field(body), player,
+                          choice_field(body, "lang", LANGUAGES, "en"))
+
+
+API: dict[str, Work] = {
+    "puzzle": puzzle, "solve": solve, "hint": hint, "check": check, "generate": generate,
+    "validate": validate, "deal": deal, "game/new": game_new, "game/play": game_play,
+}
+
+
+def routes() -> list[Route]:
+    """Every route: the pages, the packaged files and the API calls."""
+    out = [Route(path, partial(show_page, template=template, title=title))
+           for path, (template, title) in PAGES.items()]
+    out.append(Route("/static/{name}", static_file))
+    out.append(Route("/fonts/{name}", font_file))
+    out.extend(Route(f"/api/{name}", partial(api_call, work=work), methods=["POST"])
+               for name, work in API.items())
+    return out
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    """Start the workers with the server and stop them with it."""
+    await app.state.pool.warm()
+    yield
+    app.state.pool.close()
+
+
+def create_app(settings: Settings | None = None) -> SecurityHeaders:
     """Build the web app with its worker pool."""
     settings = settings or Settings()
-    pool = WorkPool(settings.workers, settings.seconds, preload=("hashi_print.web.tasks",))
-    static = _static_files()
-    fonts = _font_files()
-    env = Environment(loader=PackageLoader("hashi_print.web", "templates"), autoescape=select_autoescape(),
-                      extensions=["jinja2.ext.i18n"])
-    # The same catalogs as the printed products; they translate in the language of the request.
-    env.install_gettext_callables(_, ngettext, newstyle=True, pgettext=pgettext)
-    plain, plural = script_messages([body.decode() for body, kind in static.values() if "javascript" in kind])
-    plain |= designed_words()
-
-    @cache
-    def messages(lang: str) -> str:
-        return embedded_json(script_catalog(lang, plain, plural))
-
-    def page(template: str, title: str | tuple[str, str]) -> Callable[[Request], Awaitable[Response]]:
-        async def handler(request: Request) -> Response:
-            lang = request_language(request)
-            with language(lang):
-                shown = pgettext(*title) if isinstance(title, tuple) else _(title)
-                html = env.get_template(template).render(title=shown, path=request.url.path, pages=PAGES,
-                                                         lang=lang, languages=LANGUAGE_NAMES,
-                                                         messages=Markup(messages(lang)))
-            headers = {"Content-Language": lang, "Vary": "Accept-Language, Cookie"}
-            response = HTMLResponse(html, headers=headers)
-            if request.query_params.get("lang", "").lower() in LANGUAGES:
-                response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
-            return response
-        return handler
-
-    async def static_file(request: Request) -> Response:
-        found = static.get(request.path_params["name"])
-        if found is None:
-            raise HTTPException(404)
-        return Response(found[0], media_type=found[1], headers={"Cache-Control": "no-cache"})
-
-    async def font_file(request: Request) -> Response:
-        found = fonts.get(request.path_params["name"])
-        if found is None:
-            raise HTTPException(404)
-        return Response(found, media_type="font/ttf", headers={"Cache-Control": "max-age=86400"})
-
-    def api(work: Callable[[dict], Awaitable[object]]) -> Callable[[Request], Awaitable[Response]]:
-        async def handler(request: Request) -> Response:
-            try:
-                return JSONResponse(await work(await read_json(request)))
-            except HashiError as err:
-                return JSONResponse({"error": " ".join(str(err).split())}, status_code=400)
-            except Exception:
-                log.exception("request to %s failed", request.url.path)
-                return JSONResponse({"error": "the server could not handle this request"}, status_code=400)
-        return handler
-
-    async def puzzle(body: dict) -> object:
-        return await pool.run(tasks.puzzle_view, text_field(body, "puzzle"))
-
-    async def solve(body: dict) -> object:
-        return await pool.run(tasks.solve_task, text_field(body, "puzzle"),
-                              choice_field(body, "mode", MODES, "lazy"),
-                              choice_field(body, "backend", BACKENDS, BACKENDS[0]),
-                              choice_field(body, "card", CARDINALITIES, "direct"))
-
-    async def hint(body: dict) -> object:
-        return await pool.run(tasks.hint_task, text_field(body, "puzzle"), text_field(body, "bridges", ""),
-                              choice_field(body, "lang", LANGUAGES, "en"))
-
-    async def check(body: dict) -> object:
-        return await pool.run(tasks.check_task, text_field(body, "puzzle"), text_field(body, "bridges", ""))
-
-    async def generate(body: dict) -> object:
-        return await pool.run(tasks.generate_task, int_field(body, "width", 5, tasks.MAX_GENERATE_SIDE),
-                              int_field(body, "height", 5, tasks.MAX_GENERATE_SIDE),
-                              choice_field(body, "difficulty", tuple(GRADES), "medium"), seed_field(body))
-
-    async def validate(body: dict) -> object:
-        return await pool.run(tasks.validate_task, text_field(body, "text"))
-
-    async def deal(body: dict) -> object:
-        return await pool.run(tasks.deal_task, seed_field(body))
-
-    async def game_new(body: dict) -> object:
-        return await pool.run(tasks.game_task, choice_field(body, "side", ("a", "b"), "a"),
-                              choice_field(body, "level", tuple(SoloLevel), "normal"), seed_field(body))
-
-    async def game_play(body: dict) -> object:
-        setup = body.get("setup")
-        if setup is not None and (not isinstance(setup, str) or len(setup) > 8):
-            raise BadRequest('"setup" must be a label and a 3 or 4, like "G4"')
-        player = text_field(body, "player", "", 40).strip() or None
-        return await pool.run(tasks.play_task, choice_field(body, "side", ("a", "b"), "a"),
-                              choice_field(body, "level", tuple(SoloLevel), "normal"),
-                              int_field(body, "seed", 0, MAX_SEED),
-                              setup, turns_field(body), player,
-                              choice_field(body, "lang", LANGUAGES, "en"))
-
-    async def not_found(request: Request, exc: HTTPException) -> Response:
-        if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": f"{exc.status_code}: no such API call"},
-                                status_code=exc.status_code)
-        with language(request_language(request)):
-            words, home = _("nothing here."), _("Home")
-        return HTMLResponse(f"<!doctype html><title>{exc.status_code}</title><p>{exc.status_code}: "
-                            f"{words} <a href=\"/\">{home}</a></p>", status_code=exc.status_code)
-
-    routes = [Route(path, page(*what)) for path, what in PAGES.items()]
-    routes.append(Route("/static/{name}", static_file))
-    routes.append(Route("/fonts/{name}", font_file))
-    for name, work in (("puzzle", puzzle), ("solve", solve), ("hint", hint), ("check", check),
-                       ("generate", generate), ("validate", validate), ("deal", deal),
-                       ("game/new", game_new), ("game/play", game_play)):
-        routes.append(Route(f"/api/{name}", api(work), methods=["POST"]))
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette):
-        await pool.warm()
-        yield
-        pool.close()
-
-    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found}, lifespan=lifespan)
+    app = Starlette(routes=routes(), exception_handlers={HTTPException: not_found}, lifespan=lifespan)
+    app.state.site = Site.load()
+    app.state.pool = WorkPool(settings.workers, settings.seconds, preload=("hashi_print.web.tasks",))
     return SecurityHeaders(app)
 
 
