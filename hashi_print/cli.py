@@ -182,10 +182,13 @@ def kit(paper: str, out_dir: str, bleed: float, color: str, lang: str) -> None:
               help="Master seed: the same arguments print the same puzzles.")
 @click.option("--density", default="0.2", show_default=True,
               help="Fraction of cells that are islands (0.05-0.4), or sparse, normal, dense.")
+@click.option("--generator", "generator", type=click.IntRange(1, 2), default=2, show_default=True,
+              help="Generator version: 2 fills every grid to its edges with a minimum island count per "
+                   "grade; 1 is the earlier generator, to remake puzzles from seeds recorded with it.")
 @click.option("--json", "as_json", is_flag=True, help="Print one hashi-puzzle/1 JSON object per line.")
 @click.option("--verbose", "-v", is_flag=True, help="Report attempts, repairs and rejections on stderr.")
-def generate(width: int, height: int, difficulty: str, count: int, seed: int, density: str, as_json: bool,
-             verbose: bool) -> None:
+def generate(width: int, height: int, difficulty: str, count: int, seed: int, density: str, generator: int,
+             as_json: bool, verbose: bool) -> None:
     """Generate unique classic puzzles of an exact difficulty, each re-verified before it is printed."""
     import random
     import time
@@ -195,7 +198,8 @@ def generate(width: int, height: int, difficulty: str, count: int, seed: int, de
 
     stats = GenerationStats()
     started = time.perf_counter()
-    puzzles = generate_many(width, height, difficulty, count, random.Random(seed), density, stats=stats)
+    puzzles = generate_many(width, height, difficulty, count, random.Random(seed), density, stats=stats,
+                            version=generator)
     for done, gp in enumerate(_with_progress(puzzles, count), start=1):
         if as_json:
             emit_json(gp.to_json())
@@ -393,6 +397,9 @@ def scan_cmd(images: tuple[str, ...], as_json: bool, write_dir: str | None, over
               default="mixed", show_default=True, help="One grade for all, or an even mix.")
 @click.option("--density", default=None, help="Fraction of cells that are islands, or sparse/normal/dense.")
 @click.option("--seed", type=int, default=1, show_default=True, help="The same seed makes the same book.")
+@click.option("--generator", "generator", type=click.IntRange(1, 2), default=2, show_default=True,
+              help="Generator version: 2 fills every grid to its edges with a minimum island count per "
+                   "grade; 1 is the earlier generator, to remake puzzles from seeds recorded with it.")
 @click.option("--from", "from_file", type=click.Path(dir_okay=False, exists=True), default=None,
               help="Lay out the puzzles of this file (IDs, URLs or JSON lines) instead of generating "
                    "(then --count, --size(s), --difficulty, --density and --seed are not used).")
@@ -434,10 +441,10 @@ def scan_cmd(images: tuple[str, ...], as_json: bool, write_dir: str | None, over
                    "step that writes the book, so no later book gets them.")
 @_lang_option()
 def book(count: int, size: str, sizes: str | None, difficulty: str, density: str | None, seed: int,
-         from_file: str | None, trim: str, profile: str, order: str, title: str, crop_marks: bool,
-         per_page: int | None, author: str, year: int | None, isbn: str, credit: bool, color: str,
-         cover_file: str | None, paper_type: str, out: str | None, manifest: str | None, lang: str,
-         bank_file: str | None, mark_used: str | None) -> None:
+         generator: int, from_file: str | None, trim: str, profile: str, order: str, title: str,
+         crop_marks: bool, per_page: int | None, author: str, year: int | None, isbn: str, credit: bool,
+         color: str, cover_file: str | None, paper_type: str, out: str | None, manifest: str | None,
+         lang: str, bank_file: str | None, mark_used: str | None) -> None:
     """Make a print-ready PDF puzzle book: title, copyright and contents pages, how to play, numbered
     puzzles grouped by grade and size, solutions at the back. The book is checked against its print
     profile (KDP or home printing) before anything is generated and again before it is written.
@@ -479,7 +486,8 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
         grid_sizes = [parse_size(s) for s in (sizes.split(",") if sizes else [size])]
         requests = book_plan_requests(count, grid_sizes, difficulty)
         check_book_plan(requests, options, density)
-        puzzles = list(_with_progress(generate_puzzles(requests, seed, density), len(requests)))
+        puzzles = list(_with_progress(generate_puzzles(requests, seed, density, version=generator),
+                                       len(requests)))
         with language(lang):
             note = _("seed {seed}").format(seed=seed)
     options = dataclasses.replace(options, note=note)
@@ -723,7 +731,8 @@ def _book_from_bank(bank_file: str | None, name: str | None, count: int, size: s
     with closing(open_bank(bank_file)) as conn:
         check_book_name(conn, name)
         drawn = draw_unused(conn, count, grade, grid)
-        puzzles = [BookPuzzle(p.puzzle, p.solution, p.grade, p.tatham_id, p.seed) for p in drawn]
+        puzzles = [BookPuzzle(p.puzzle, p.solution, p.grade, p.tatham_id, p.seed, p.generator)
+                   for p in drawn]
         result = render_book(puzzles, dataclasses.replace(options, note=name.strip()))
         files = [(path, result.pdf)]
         if manifest:
@@ -900,7 +909,7 @@ def bank_export(db: str, fmt: str) -> None:
             else:
                 emit_json(puzzle_to_json(sp.puzzle, sp.solution, sp.grade, sp.seed)
                           | {"techniques": list(sp.techniques), "fill_seed": sp.fill_seed, "index": sp.index,
-                             "key": sp.key, "book": sp.book})
+                             "key": sp.key, "book": sp.book, "generator": sp.generator})
 
 
 def main() -> None:

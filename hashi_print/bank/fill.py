@@ -85,7 +85,7 @@ def puzzle_seed(seed: int, index: int) -> int:
 def make_entry(spec: FillSpec, index: int) -> Entry:
     """Generate, verify and grade puzzle `index` of a fill (this runs on the workers)."""
     rng = random.Random(puzzle_seed(spec.seed, index))
-    made = generate(spec.cols, spec.rows, spec.grade, rng, spec.density)
+    made = generate(spec.cols, spec.rows, spec.grade, rng, spec.density, version=spec.generator)
     used = {step.technique for step in deduce(made.puzzle).steps}
     techniques = tuple(t for t in TECHNIQUES if t in used)
     islands = json.dumps([[i.row, i.col, i.clue] for i in made.puzzle.islands], separators=(",", ":"))
@@ -141,7 +141,7 @@ def fill(conn: sqlite3.Connection, spec: FillSpec, count: int, executor: Executo
 
     try:
         while state.stored < count:
-            with closing(executor.completed(make_entry, spec, next_index)) as results:
+            with closing(executor.completed(make_entry, state.spec, next_index)) as results:
                 for index, entry in results:
                     ready[index] = entry
                     flush(force=False)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from hashi_print.errors import BankError, HashiError
 from hashi_print.files import write_atomic
+from hashi_print.puzzle.generate import GENERATOR_VERSION
 from hashi_print.puzzle.model import Grade, Puzzle, Solution
 
 FORMAT = "hashi-bank/1"
@@ -37,6 +38,7 @@ CREATE TABLE IF NOT EXISTS fills (
     seed INTEGER NOT NULL,
     next_index INTEGER NOT NULL DEFAULT 0,
     duplicates INTEGER NOT NULL DEFAULT 0,
+    generator INTEGER NOT NULL DEFAULT 1,
     UNIQUE (width, height, grade, density, seed)
 );
 CREATE TABLE IF NOT EXISTS books (
@@ -68,13 +70,15 @@ CREATE INDEX IF NOT EXISTS puzzles_unused ON puzzles (book, grade, width, height
 
 @dataclass(frozen=True)
 class FillSpec:
-    """What a fill makes: grid size, grade, island density, and the seed every puzzle derives from."""
+    """What a fill makes: grid size, grade, island density, the seed every puzzle derives from, and the
+    generator version (a fill keeps the version it was started with, so continuing it stays consistent)."""
 
     cols: int
     rows: int
     grade: Grade
     density: float
     seed: int
+    generator: int = GENERATOR_VERSION
 
 
 @dataclass(frozen=True)
@@ -119,6 +123,7 @@ class StoredPuzzle:
     tatham_id: str
     key: str
     book: str | None
+    generator: int = 1
 
 
 @dataclass(frozen=True)
@@ -179,7 +184,8 @@ class BankStats:
             "groups": [g.to_json() for g in self.groups],
             "books": [b.to_json() for b in self.books],
             "fills": [{"size": f"{f.spec.cols}x{f.spec.rows}", "grade": f.spec.grade,
-                       "density": f.spec.density, "seed": f.spec.seed, "stored": f.stored,
+                       "density": f.spec.density, "seed": f.spec.seed, "generator": f.spec.generator,
+                       "stored": f.stored,
                        "duplicates": f.duplicates, "next_index": f.next_index} for f in self.fills],
         }
 
@@ -226,6 +232,15 @@ def _check_format(conn: sqlite3.Connection, target: Path, create: bool) -> None:
         found = conn.execute("SELECT value FROM meta WHERE name = 'format'").fetchone()
     if found is None or found[0] != FORMAT:
         raise BankError(f"not a puzzle bank (expected a {FORMAT} SQLite file)", source=str(target))
+    _migrate(conn)
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Bring a bank made by an older hashi-print up to date: its fills were made by generator version 1."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(fills)")}
+    if "generator" not in columns:
+        with transaction(conn):
+            conn.execute("ALTER TABLE fills ADD COLUMN generator INTEGER NOT NULL DEFAULT 1")
 
 
 @contextmanager
@@ -249,25 +264,25 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 # --- fills ----------------------------------------------------------------------------------------
 
 def fill_state(conn: sqlite3.Connection, spec: FillSpec) -> FillState:
-    """Return how far the fill of `spec` has come, registering it when it is new."""
+    """Return how far the fill of `spec` has come, registering it (with its generator version) when new."""
     params = (spec.cols, spec.rows, spec.grade, spec.density, spec.seed)
     where = "width = ? AND height = ? AND grade = ? AND density = ? AND seed = ?"
     row = conn.execute(f"SELECT id FROM fills WHERE {where}", params).fetchone()
     if row is None:
         with transaction(conn):
-            conn.execute("INSERT OR IGNORE INTO fills (width, height, grade, density, seed) "
-                         "VALUES (?, ?, ?, ?, ?)", params)
+            conn.execute("INSERT OR IGNORE INTO fills (width, height, grade, density, seed, generator) "
+                         "VALUES (?, ?, ?, ?, ?, ?)", (*params, spec.generator))
         row = conn.execute(f"SELECT id FROM fills WHERE {where}", params).fetchone()
     return _fill_state(conn, row[0])
 
 
 def _fill_state(conn: sqlite3.Connection, fill_id: int) -> FillState:
     """Read one fill's progress."""
-    cols, rows, grade, density, seed, next_index, duplicates = conn.execute(
-        "SELECT width, height, grade, density, seed, next_index, duplicates FROM fills WHERE id = ?",
-        (fill_id,)).fetchone()
+    cols, rows, grade, density, seed, next_index, duplicates, generator = conn.execute(
+        "SELECT width, height, grade, density, seed, next_index, duplicates, generator FROM fills "
+        "WHERE id = ?", (fill_id,)).fetchone()
     stored = conn.execute("SELECT COUNT(*) FROM puzzles WHERE fill = ?", (fill_id,)).fetchone()[0]
-    spec = FillSpec(cols, rows, Grade(grade), density, seed)
+    spec = FillSpec(cols, rows, Grade(grade), density, seed, generator)
     return FillState(fill_id, spec, next_index, stored, duplicates)
 
 
@@ -299,16 +314,17 @@ def store_batch(conn: sqlite3.Connection, fill: FillState, entries: Sequence[Ent
 # --- reading --------------------------------------------------------------------------------------
 
 _COLUMNS = ("p.id, p.width, p.height, p.puzzle, p.solution, p.grade, p.techniques, p.seed, f.seed, "
-            "p.fill_index, p.tatham_id, p.canonical_key, b.name")
+            "p.fill_index, p.tatham_id, p.canonical_key, b.name, f.generator")
 _FROM = "FROM puzzles p JOIN fills f ON f.id = p.fill LEFT JOIN books b ON b.id = p.book"
 
 
 def _stored(row: tuple) -> StoredPuzzle:
     """Turn one row of _COLUMNS into a StoredPuzzle."""
-    pid, cols, rows, islands, solution, grade, techniques, seed, fill_seed, index, tatham, key, book = row
+    (pid, cols, rows, islands, solution, grade, techniques, seed, fill_seed, index, tatham, key, book,
+     gen) = row
     return StoredPuzzle(pid, Puzzle.build(cols, rows, json.loads(islands)),
                         Solution.from_lists(json.loads(solution)), Grade(grade),
-                        tuple(json.loads(techniques)), seed, fill_seed, index, tatham, key, book)
+                        tuple(json.loads(techniques)), seed, fill_seed, index, tatham, key, book, gen)
 
 
 def stored_puzzles(conn: sqlite3.Connection) -> Iterator[StoredPuzzle]:

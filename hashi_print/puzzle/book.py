@@ -19,13 +19,14 @@ Request = tuple[int, int, Grade]  # one puzzle to make: (cols, rows, grade)
 
 @dataclass(frozen=True)
 class BookPuzzle:
-    """One puzzle of a book: the puzzle, its (unique) solution, its grade, seed and Tatham ID."""
+    """One puzzle of a book: the puzzle, its unique solution, grade, Tatham ID, seed and generator version."""
 
     puzzle: Puzzle
     solution: Solution
     grade: Grade
     id: str
     seed: int | None = None
+    generator: int | None = None
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -57,15 +58,17 @@ def book_plan_requests(count: int, sizes: Sequence[tuple[int, int]],
 
 
 def generate_puzzles(requests: Sequence[Request], seed: int, density: float | str | None = None,
-                     progress: Callable[[int], None] | None = None) -> Iterator[BookPuzzle]:
-    """Generate the requested puzzles from one seeded random stream, reporting after each."""
+                     progress: Callable[[int], None] | None = None,
+                     version: int | None = None) -> Iterator[BookPuzzle]:
+    """Generate the requested puzzles from one seeded random stream (with generator `version`, default the
+    current one), reporting after each."""
     from hashi_print.puzzle.formats import format_tatham_id
-    from hashi_print.puzzle.generate import generate
+    from hashi_print.puzzle.generate import GENERATOR_VERSION, generate
 
     rng = random.Random(seed)
     for done, (cols, rows, grade) in enumerate(requests, 1):
-        g = generate(cols, rows, grade, rng, density)
-        yield BookPuzzle(g.puzzle, g.solution, g.grade, format_tatham_id(g.puzzle), g.seed)
+        g = generate(cols, rows, grade, rng, density, version=version or GENERATOR_VERSION)
+        yield BookPuzzle(g.puzzle, g.solution, g.grade, format_tatham_id(g.puzzle), g.seed, g.generator)
         if progress is not None:
             progress(done)
 
@@ -94,7 +97,8 @@ def load_puzzles(path: str | Path, progress: Callable[[int], None] | None = None
             got = grade(puzzle)
             got = got if got in GRADES else Grade.EXPERT
         seed = extra.get("seed") if isinstance(extra.get("seed"), int) else None
-        out.append(BookPuzzle(puzzle, result.solution, got, format_tatham_id(puzzle), seed))
+        made_by = extra.get("generator") if isinstance(extra.get("generator"), int) else None
+        out.append(BookPuzzle(puzzle, result.solution, got, format_tatham_id(puzzle), seed, made_by))
         if progress is not None:
             progress(done)
     return out

@@ -5,10 +5,15 @@ the clues are its bridge sums. The SAT solver is asked for a solution other than
 it finds one, the attempt changes the layout where the two solutions differ and asks again (a
 repair). Only unique candidates are graded, and only the requested grade is kept. Every attempt
 draws its own seed from the caller's `random.Random`, and that seed alone rebuilds the puzzle.
+
+Generator versions: 1 is the generator before islands had to fill the grid; 2 (the current one) puts
+islands on the first and last row and column and keeps a minimum island count per grade. Both stay
+selectable, so a seed recorded with its version always rebuilds the same puzzle.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -26,11 +31,13 @@ MIN_SIDE, MAX_SIDE = 5, 40
 
 # Named reasons an attempt is thrown away (the keys of GenerationStats.rejections).
 REJECT_GROWTH = "grew too few islands"
+REJECT_EDGES = "left an edge row or column empty"
 REJECT_NOT_UNIQUE = "not unique"
 REJECT_TOO_EASY = "too easy"
 REJECT_TOO_HARD = "too hard"
 REJECT_FAILED_CHECK = "failed check"
-REASONS = (REJECT_GROWTH, REJECT_NOT_UNIQUE, REJECT_TOO_EASY, REJECT_TOO_HARD, REJECT_FAILED_CHECK)
+REASONS = (REJECT_GROWTH, REJECT_EDGES, REJECT_NOT_UNIQUE, REJECT_TOO_EASY, REJECT_TOO_HARD,
+           REJECT_FAILED_CHECK)
 
 # Growth style per grade: (chance of a double bridge, chance of closing a loop). Doubles and
 # tree-like solutions give full islands and forced lanes; singles and loops leave choices open.
@@ -38,6 +45,12 @@ STYLES = {"easy": (0.8, 0.0), "medium": (0.35, 0.12), "hard": (0.2, 0.4), "exper
 MAX_REPAIRS = 40
 SEED_BITS = 48
 _DIRECTIONS = ((0, 1), (1, 0), (0, -1), (-1, 0))
+# The generator's version, recorded with every puzzle; each version ever shipped can still be asked for.
+GENERATOR_VERSION = 2
+GENERATOR_VERSIONS = (1, 2)
+# Version 2: the least share of a grid's cells that are islands, per grade, whatever the density, so a
+# hard or expert puzzle is never a handful of islands (a 7x7 expert has at least 10).
+MIN_ISLAND_SHARE = {"easy": 0.16, "medium": 0.18, "hard": 0.2, "expert": 0.2}
 
 
 @dataclass(frozen=True)
@@ -50,12 +63,14 @@ class GeneratedPuzzle:
     seed: int
     density: float
     repairs: int
+    generator: int = GENERATOR_VERSION
 
     def to_json(self) -> dict:
-        """Return the `generate --json` object: the `hashi-puzzle/1` form plus the island density."""
+        """Return the `generate --json` object: `hashi-puzzle/1` plus density and generator version."""
         from hashi_print.puzzle.formats import puzzle_to_json
 
-        return puzzle_to_json(self.puzzle, self.solution, self.grade, self.seed) | {"density": self.density}
+        return puzzle_to_json(self.puzzle, self.solution, self.grade, self.seed) | {
+            "density": self.density, "generator": self.generator}
 
 
 @dataclass
@@ -83,6 +98,7 @@ class Settings:
     rows: int
     grade: Grade
     density: float
+    version: int = GENERATOR_VERSION
 
     @property
     def max_repairs(self) -> int:
@@ -105,8 +121,32 @@ class Settings:
 
     @property
     def target_islands(self) -> int:
-        """How many islands the growth aims for."""
-        return max(2, round(self.density * self.cols * self.rows))
+        """How many islands the growth aims for: the density's share, and (version 2) the grade's minimum."""
+        return max(2, round(self.density * self.cols * self.rows), self.min_islands)
+
+    @property
+    def min_islands(self) -> int:
+        """The fewest islands a kept puzzle may have (version 1: none beyond 85 % of the target)."""
+        if self.version == 1:
+            return 0
+        return min_islands(self.cols, self.rows, self.grade)
+
+    @property
+    def fills_grid(self) -> bool:
+        """Whether islands must sit on the first and last row and column (version 2 on)."""
+        return self.version >= 2
+
+
+def min_islands(cols: int, rows: int, grade: str) -> int:
+    """The fewest islands a puzzle of this size and grade has (generator version 2)."""
+    return math.ceil(MIN_ISLAND_SHARE[grade] * cols * rows)
+
+
+def fills_grid(puzzle: Puzzle) -> bool:
+    """Whether the puzzle has an island on its first and last row and on its first and last column."""
+    rows = {i.row for i in puzzle.islands}
+    cols = {i.col for i in puzzle.islands}
+    return {0, puzzle.rows - 1} <= rows and {0, puzzle.cols - 1} <= cols
 
 
 def resolve_density(density: float | str | None) -> float:
@@ -125,6 +165,14 @@ def resolve_density(density: float | str | None) -> float:
         raise PuzzleError(f"density {density} must lie between 0.05 and 0.4 (the fraction of cells "
                           "that are islands)")
     return float(density)
+
+
+def check_version(version: int) -> int:
+    """Return the generator version, or raise PuzzleError when no such version exists."""
+    if version not in GENERATOR_VERSIONS:
+        raise PuzzleError(f"generator version {version} does not exist; use "
+                          f"{' or '.join(map(str, GENERATOR_VERSIONS))}")
+    return version
 
 
 def check_request(cols: int, rows: int, grade: str) -> None:
@@ -247,6 +295,8 @@ def grow(settings: Settings, rng: random.Random) -> _Archipelago:
         spot = rng.choice(spots)
         arch.add_island(spot)
         arch.set_bridge(origin, spot, settings.bridges(rng))
+    if settings.fills_grid:
+        _reach_edges(arch, settings, rng)
     _fill(arch, settings, rng)
     _add_loops(arch, settings, rng)
     return arch
@@ -274,6 +324,36 @@ def _fill(arch: _Archipelago, settings: Settings, rng: random.Random) -> None:
                 arch.add_island(cell)
                 arch.set_bridge(cell, rng.choice(others), settings.bridges(rng))
                 added = True
+
+
+def _edge_cells(arch: _Archipelago) -> list[list[Cell]]:
+    """The cells of the first and last row and column, one list per edge."""
+    r, c = arch.rows - 1, arch.cols - 1
+    return [[(0, k) for k in range(arch.cols)], [(r, k) for k in range(arch.cols)],
+            [(k, 0) for k in range(arch.rows)], [(k, c) for k in range(arch.rows)]]
+
+
+def _reach_edges(arch: _Archipelago, settings: Settings, rng: random.Random) -> None:
+    """Put an island on every edge row and column that has none, bridged to an island it can see.
+
+    A puzzle whose outer rows or columns are empty is really a smaller grid than its label.
+    """
+    for edge in _edge_cells(arch):
+        if any(cell in arch.is_island for cell in edge):
+            continue
+        cells = list(edge)
+        rng.shuffle(cells)
+        for cell in cells:
+            if cell in arch.is_island or arch.has_island_beside(cell):
+                continue
+            if cell in arch.bridge_at:
+                arch.split_bridge(cell, settings.bridges(rng), settings.bridges(rng))
+                break
+            others = [n for d in _DIRECTIONS if (n := arch.neighbour(cell, d)) is not None]
+            if others:
+                arch.add_island(cell)
+                arch.set_bridge(cell, rng.choice(others), settings.bridges(rng))
+                break
 
 
 def _spots(arch: _Archipelago, origin: Cell, direction: Cell, longest: int) -> list[Cell]:
@@ -368,8 +448,10 @@ def attempt(settings: Settings, seed: int, stats: GenerationStats,
     rng = random.Random(seed)
     stats.attempts += 1
     arch = grow(settings, rng)
-    if len(arch.islands) < 0.85 * settings.target_islands:
+    if len(arch.islands) < max(0.85 * settings.target_islands, settings.min_islands):
         return REJECT_GROWTH
+    if settings.fills_grid and not all(any(c in arch.is_island for c in edge) for edge in _edge_cells(arch)):
+        return REJECT_EDGES
     unique = _make_unique(arch, settings.max_repairs, rng, stats)
     if isinstance(unique, int):
         return REJECT_NOT_UNIQUE
@@ -381,7 +463,7 @@ def attempt(settings: Settings, seed: int, stats: GenerationStats,
         return REJECT_TOO_EASY
     if rank > wanted:
         return REJECT_TOO_HARD
-    return GeneratedPuzzle(puzzle, solution, Grade(got), seed, settings.density, repairs)
+    return GeneratedPuzzle(puzzle, solution, Grade(got), seed, settings.density, repairs, settings.version)
 
 
 def _make_unique(arch: _Archipelago, budget: int, rng: random.Random,
@@ -419,10 +501,11 @@ def verify(generated: GeneratedPuzzle) -> list[str]:
 
 def generate(cols: int, rows: int, grade: str, rng: random.Random,
              density: float | str | None = None, *, stats: GenerationStats | None = None,
-             max_attempts: int = 2000, grader: Callable[[Puzzle], Grade] | None = None) -> GeneratedPuzzle:
+             max_attempts: int = 2000, grader: Callable[[Puzzle], Grade] | None = None,
+             version: int = GENERATOR_VERSION) -> GeneratedPuzzle:
     """Generate one unique puzzle of exactly the requested grade, re-verified before it is returned."""
     check_request(cols, rows, grade)
-    settings = Settings(cols, rows, Grade(grade), resolve_density(density))
+    settings = Settings(cols, rows, Grade(grade), resolve_density(density), check_version(version))
     stats = stats if stats is not None else GenerationStats()
     for _ in range(max_attempts):
         result = attempt(settings, rng.getrandbits(SEED_BITS), stats, grader)
@@ -437,21 +520,22 @@ def generate(cols: int, rows: int, grade: str, rng: random.Random,
                       f"({stats.summary()}); try a larger grid or another density")
 
 
-def regenerate(cols: int, rows: int, grade: str, seed: int,
-               density: float | str | None = None) -> GeneratedPuzzle | str:
-    """Rebuild the puzzle of one stored attempt seed (or the reason that attempt was rejected)."""
+def regenerate(cols: int, rows: int, grade: str, seed: int, density: float | str | None = None,
+               version: int = GENERATOR_VERSION) -> GeneratedPuzzle | str:
+    """Rebuild the puzzle of one stored attempt seed and generator version (or why it was rejected)."""
     check_request(cols, rows, grade)
-    settings = Settings(cols, rows, Grade(grade), resolve_density(density))
+    settings = Settings(cols, rows, Grade(grade), resolve_density(density), check_version(version))
     return attempt(settings, seed, GenerationStats())
 
 
 def generate_many(cols: int, rows: int, grade: str, count: int, rng: random.Random,
                   density: float | str | None = None, *, stats: GenerationStats | None = None,
                   progress: Callable[[int, GenerationStats], None] | None = None,
-                  max_attempts: int = 2000) -> Iterator[GeneratedPuzzle]:
+                  max_attempts: int = 2000, version: int = GENERATOR_VERSION) -> Iterator[GeneratedPuzzle]:
     """Yield `count` puzzles one after another from one random stream, reporting progress after each."""
     stats = stats if stats is not None else GenerationStats()
     for done in range(1, count + 1):
-        yield generate(cols, rows, grade, rng, density, stats=stats, max_attempts=max_attempts)
+        yield generate(cols, rows, grade, rng, density, stats=stats, max_attempts=max_attempts,
+                       version=version)
         if progress is not None:
             progress(done, stats)

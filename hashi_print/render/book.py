@@ -580,9 +580,12 @@ def _manifest(ordered: Sequence[BookPuzzle], options: BookOptions, pages: Sequen
               where: dict[int, dict[str, float]], margins: Margins) -> dict:
     """Describe the book: page size, margins, and each puzzle's number, pages, ID and solution."""
     w, h = trim_size(options.trim)
+    versions = {bp.generator for bp in ordered}
     return {
         "format": "hashi-book-manifest/1",
         "title": options.title,
+        # The generator version that made every puzzle, when they agree (null for puzzles read from a file).
+        "generator": versions.pop() if len(versions) == 1 else None,
         "trim": options.trim,
         "trim_mm": [w, h],
         "profile": options.profile,
@@ -594,7 +597,7 @@ def _manifest(ordered: Sequence[BookPuzzle], options: BookOptions, pages: Sequen
         "puzzles": [
             {"number": n, "page": where[n]["puzzles"], "solution_page": where[n]["solutions"],
              "id": bp.id, "width": bp.puzzle.cols, "height": bp.puzzle.rows,
-             "difficulty": bp.grade, "seed": bp.seed,
+             "difficulty": bp.grade, "seed": bp.seed, "generator": bp.generator,
              "island_mm": round(where[n]["puzzles_cell"] * PUZZLE_STYLE.island_ratio, 3),
              "solution_island_mm": round(where[n]["solutions_cell"] * SOLUTION_STYLE.island_ratio, 3),
              "solution": bp.solution.as_lists()}

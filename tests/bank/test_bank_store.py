@@ -89,3 +89,29 @@ def test_a_file_that_is_not_a_bank_is_refused_in_one_line(tmp_path, content):
         open_bank(path).close()
     with pytest.raises(BankError, match="no puzzle bank"):
         open_bank(tmp_path / "missing.sqlite")
+
+
+def test_a_bank_from_before_generator_versions_is_migrated_and_its_fills_keep_version_1(small_bank, tmp_path):
+    from hashi_print.bank.executors import LocalPool
+    from hashi_print.bank.fill import fill, make_spec
+
+    path = copy_of(small_bank, tmp_path)
+    with closing(sqlite3.connect(path)) as raw:
+        # What a bank made before generator versions looks like: no generator column on its fills.
+        raw.execute("ALTER TABLE fills DROP COLUMN generator")
+        raw.commit()
+    with closing(open_bank(path)) as conn:
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(fills)")}
+        assert "generator" in columns
+        assert {p.generator for p in stored_puzzles(conn)} == {1}
+        old = fill_state(conn, SMALL)
+        assert old.spec.generator == 1
+        fill(conn, SMALL, SMALL_COUNT + 2, LocalPool(1))
+        added = [p for p in stored_puzzles(conn) if p.index >= old.next_index]
+        assert added and {p.generator for p in added} == {1}
+        assert [p.tatham_id for p in added] == [make_entry(replace(SMALL, generator=1), p.index).tatham_id
+                                                for p in added]
+        fresh = fill_state(conn, make_spec(7, 7, "easy", seed=6))
+        assert fresh.spec.generator == 2
+        stats = bank_stats(conn).to_json()
+    assert sorted(f["generator"] for f in stats["fills"]) == [1, 2]

@@ -16,6 +16,7 @@ from hashi_print.errors import PuzzleError
 from hashi_print.puzzle.deduce import grade
 from hashi_print.puzzle.formats import format_tatham_id
 from hashi_print.puzzle.generate import (
+    GENERATOR_VERSION,
     REASONS,
     GenerationStats,
     generate,
@@ -74,10 +75,11 @@ def independent_problems(puzzle, solution) -> list[str]:
     return problems
 
 
-def batch(width, height, difficulty, count, seed, density=None):
+def batch(width, height, difficulty, count, seed, density=None, version=GENERATOR_VERSION):
     """Generate a small batch with fresh statistics."""
     stats = GenerationStats()
-    items = list(generate_many(width, height, difficulty, count, random.Random(seed), density, stats=stats))
+    items = list(generate_many(width, height, difficulty, count, random.Random(seed), density, stats=stats,
+                               version=version))
     return items, stats
 
 
@@ -208,10 +210,11 @@ def test_the_independent_check_catches_broken_solutions():
     assert independent_problems(gp.puzzle, bent) != []
 
 
-# Puzzles made before the solver and the repair loop were sped up; the same seeds must still give
-# them, so a change to the encoding, the clause order or the solving loop cannot slip a new puzzle
-# set in unnoticed (the repairs follow whichever second solution the solver returns).
-PINNED = [
+# Puzzles made before the solver and the repair loop were sped up, by generator version 1; the same
+# seeds must still give them with version 1, so a change to the encoding, the clause order or the
+# solving loop cannot slip a new puzzle set in unnoticed (the repairs follow whichever second solution
+# the solver returns), and old seeds stay reproducible.
+PINNED_V1 = [
     ((10, 10, "medium", 2), 2, ["10x10m2:a4c3a2a1o4a4b2c1d1e1e4b6b3a3j5c5c2j11g1a",
                                 "10x10m2:e2a1d4a2j3b4c4a1j1p3b4b4a1e2h1d2a3a1a3a2a"]),
     ((15, 15, "hard", 2), 1, ["15x15m2:2a1m1d3g3j1b2b3c3c3a2f2f1j2a1b2a3b5a4f3a3b2e3b3a1a1b4a3k4d4b2c4a4a2a3s"
@@ -221,9 +224,68 @@ PINNED = [
 ]
 
 
-@pytest.mark.parametrize(("request_", "seed", "ids"), PINNED)
-def test_seeds_keep_giving_the_same_puzzles(request_, seed, ids):
-    items, stats = batch(*request_, seed=seed)
+# The same seeds with generator version 2, as printed by
+#   hashi-print generate --width 10 --height 10 --difficulty medium --count 2 --seed 2
+#   hashi-print generate --width 15 --height 15 --difficulty hard --count 2 --seed 1
+# (the 15x15 pair already filled its grids, so version 2 gives the same puzzles; the second 10x10 did not).
+PINNED_V2 = [
+    ((10, 10, "medium", 2), 2, ["10x10m2:a4c3a2a1o4a4b2c1d1e1e4b6b3a3j5c5c2j11g1a",
+                                "10x10m2:a2a4b3b33a2k1a5a3a2b3a1c2a2d3u2v2b1a1a1a"]),
+    ((15, 15, "hard", 2), 1, PINNED_V1[1][2]),
+]
+
+
+@pytest.mark.parametrize(("version", "request_", "seed", "ids"),
+                         [(1, *p) for p in PINNED_V1] + [(2, *p) for p in PINNED_V2])
+def test_seeds_keep_giving_the_same_puzzles(version, request_, seed, ids):
+    items, stats = batch(*request_, seed=seed, version=version)
     assert [format_tatham_id(g.puzzle) for g in items] == ids
     assert stats.repairs > 0
     assert all(independent_problems(g.puzzle, g.solution) == [] for g in items)
+    assert {g.generator for g in items} == {version}
+
+
+def decode_tatham_rows(tatham_id: str) -> list[str]:
+    """Spell a Tatham ID out as rows of '.' and digits, by hand (no project code)."""
+    size, desc = tatham_id.split(":")
+    width, height = (int(n) for n in size.split("m")[0].split("x"))
+    cells = "".join("." * (ord(ch) - 96) if ch.isalpha() else ch for ch in desc)
+    assert len(cells) == width * height
+    return [cells[r * width:(r + 1) * width] for r in range(height)]
+
+
+# The least islands per size and grade, written out here rather than taken from the generator.
+LEAST_ISLANDS = {(7, 7): {"easy": 8, "medium": 9, "hard": 10, "expert": 10},
+                 (10, 10): {"easy": 16, "medium": 18, "hard": 20, "expert": 20},
+                 (12, 8): {"easy": 16, "medium": 18, "hard": 20, "expert": 20}}
+
+
+@pytest.mark.parametrize(("width", "height"), list(LEAST_ISLANDS))
+@pytest.mark.parametrize("difficulty", ["easy", "medium", "hard", "expert"])
+def test_every_puzzle_fills_its_grid_and_has_enough_islands(width, height, difficulty):
+    args = ["generate", "--width", str(width), "--height", str(height), "--difficulty", difficulty,
+            "--count", "5", "--seed", "38", "--json"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    for line in result.stdout.splitlines():
+        obj = json.loads(line)
+        rows = decode_tatham_rows(obj["id"])
+        # Islands on the first and last row and on the first and last column, read from the ID's text.
+        assert rows[0].strip(".") and rows[-1].strip("."), rows
+        assert any(r[0] != "." for r in rows) and any(r[-1] != "." for r in rows), rows
+        assert sum(ch != "." for r in rows for ch in r) >= LEAST_ISLANDS[(width, height)][difficulty]
+        assert obj["generator"] == 2
+
+
+def test_generator_1_stays_selectable_and_is_recorded():
+    args = ["generate", "--width", "10", "--height", "10", "--difficulty", "medium", "--count", "2",
+            "--seed", "2", "--json"]
+    new = [json.loads(ln) for ln in CliRunner().invoke(cli, args).stdout.splitlines()]
+    old = [json.loads(ln) for ln in CliRunner().invoke(cli, [*args, "--generator", "1"]).stdout.splitlines()]
+    assert [o["id"] for o in old] == PINNED_V1[0][2] and [o["generator"] for o in old] == [1, 1]
+    assert [n["id"] for n in new] == PINNED_V2[0][2] and [n["generator"] for n in new] == [2, 2]
+    for obj in old + new:
+        again = regenerate(10, 10, "medium", obj["seed"], obj["density"], obj["generator"])
+        assert format_tatham_id(again.puzzle) == obj["id"]
+    bad = CliRunner().invoke(cli, [*args, "--generator", "3"])
+    assert bad.exit_code == 2

@@ -458,3 +458,24 @@ def test_mixed_size_pages_keep_every_grid_inside_the_type_area(trim, profile):
                     assert a.cell * PUZZLE_STYLE.island_ratio >= MIN_ISLAND_MM - 1e-9
                     seen.append(n)
     assert seen == list(range(1, len(entries) + 1))
+
+
+def test_the_manifest_records_the_generator_version_of_every_puzzle(tmp_path):
+    made = {}
+    for version in ("1", "2"):
+        manifest = tmp_path / f"book-{version}.json"
+        result = CliRunner().invoke(cli, ["book", "--count", "3", "--size", "7x7", "--difficulty", "easy",
+                                          "--seed", "3", "--generator", version, "--out",
+                                          str(tmp_path / f"book-{version}.pdf"), "--manifest", str(manifest)])
+        assert result.exit_code == 0, result.output
+        made[version] = json.loads(manifest.read_text())
+        assert made[version]["generator"] == int(version)
+        assert {p["generator"] for p in made[version]["puzzles"]} == {int(version)}
+    assert [p["id"] for p in made["1"]["puzzles"]] != [p["id"] for p in made["2"]["puzzles"]]
+    ids = tmp_path / "ids.txt"
+    ids.write_text("\n".join(p["id"] for p in made["2"]["puzzles"]) + "\n")
+    manifest = tmp_path / "from.json"
+    result = CliRunner().invoke(cli, ["book", "--from", str(ids), "--out", str(tmp_path / "from.pdf"),
+                                      "--manifest", str(manifest)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(manifest.read_text())["generator"] is None
