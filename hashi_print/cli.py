@@ -370,8 +370,7 @@ def scan_cmd(images: tuple[str, ...], as_json: bool, write_dir: str | None, over
                 continue
             click.echo(f"{s.file}: {s.status.value} (side {s.side}, {s.paper})")
             for u in s.uncertain:
-                alts = ", ".join(map(str, u.alternatives)) or "-"
-                click.echo(f"  check {u.field} {u.where}: read {u.read}, maybe {alts} ({u.confidence:.2f})")
+                click.echo(f"  check {u.note()}")
             for line in report_lines(s.validation):
                 click.echo(f"  {line}")
     statuses = {s.status for s in scans}

@@ -1,4 +1,5 @@
-"""Draw what was read onto the rectified sheet: confident fields in green, doubtful ones in orange."""
+"""Draw what was read onto the rectified sheet: confident fields in green, doubtful ones in orange (blue
+where a misreading would change nothing that counts)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from hashi_print.scan.resolve import first_box
 from hashi_print.sheets.layout import sheet_layout
 
 SURE = (40, 160, 40)  # BGR
-DOUBT = (0, 140, 255)
+DOUBT = (0, 140, 255)  # a doubt that could change the score, the verdict or the race
+MINOR = (200, 120, 0)  # a doubt that changes nothing that counts
 
 
 def overlay_png(scan: Scan, deck_cards: int) -> bytes:
@@ -19,19 +21,19 @@ def overlay_png(scan: Scan, deck_cards: int) -> bytes:
     m = scan.marks
     img = (scan.rectified.astype(np.float32) * 0.6 + 255 * 0.4).astype(np.uint8)
     lay = sheet_layout(m.side, scan.paper, deck_cards, custom=m.side.name.upper() not in ("A", "B"))
-    doubt = {(u.field, u.where) for u in scan.uncertain}
+    doubt = {(u.field, u.where): DOUBT if u.affects else MINOR for u in scan.uncertain}
     bg = lay.board
 
     def p(x, y):
         return round(x * PPM), round(y * PPM)
 
     def colour(field, where):
-        return DOUBT if (field, where) in doubt else SURE
+        return doubt.get((field, where), SURE)
 
     for k, n in enumerate(m.bridges):
         x1, y1, x2, y2 = bg.lanes[k]
         c = colour("bridges", m.side.lane_name(k))
-        if n or c == DOUBT:
+        if n or c != SURE:
             cv2.line(img, p(x1, y1), p(x2, y2), c, 3 if n else 1)
             cv2.putText(
                 img, str(n), p((x1 + x2) / 2 + 1, (y1 + y2) / 2 - 1), cv2.FONT_HERSHEY_SIMPLEX, 0.5, c, 2
@@ -39,7 +41,7 @@ def overlay_png(scan: Scan, deck_cards: int) -> bytes:
     for i, isl in enumerate(m.side.islands):
         cx, cy = bg.centres[i]
         c = colour("circled", isl.label)
-        if i in m.circled or c == DOUBT:
+        if i in m.circled or c != SURE:
             cv2.circle(img, p(cx, cy), round(bg.r * 1.3 * PPM), c, 2)
         v = m.numerals[i]
         c = colour("number", isl.label)
@@ -54,20 +56,20 @@ def overlay_png(scan: Scan, deck_cards: int) -> bytes:
         )
     for j, (x, y, w, h) in enumerate(lay.card_slots):
         c = colour("card", str(j + 1))
-        if j + 1 in m.cards or c == DOUBT:
+        if j + 1 in m.cards or c != SURE:
             cv2.rectangle(img, p(x, y), p(x + w, y + h), c, 2)
     for goal, cells in lay.goal_turn_cells.items():
         turn, c = m.goal_turn(goal), colour("bonus", goal)
         if turn is not None:
             x, y, w, h = cells[turn - 1]
             cv2.rectangle(img, p(x, y), p(x + w, y + h), c, 2)
-        elif c == DOUBT:
+        elif c != SURE:
             (x, y, _, h), (x2, _, w2, _) = cells[0], cells[-1]
             cv2.rectangle(img, p(x, y), p(x2 + w2, y + h), c, 2)
     for goal, (first, _) in lay.bonus_boxes.items():
         x, y, w, h = first
         c = colour("bonus", first_box(goal))
-        if goal in m.lost_first or c == DOUBT:
+        if goal in m.lost_first or c != SURE:
             cv2.line(img, p(x, y + h), p(x + w, y), c, 2)
             cv2.line(img, p(x, y), p(x + w, y + h), c, 2)
     ok, data = cv2.imencode(".png", img)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -11,14 +10,16 @@ import numpy as np
 
 from hashi_print.errors import LayoutError
 from hashi_print.game.board import BoardSide, builtin_side
-from hashi_print.game.deck import GOALS, Deck
-from hashi_print.game.scoring import Scoring, score_sheet
+from hashi_print.game.deck import Deck
+from hashi_print.game.scoring import Scoring
 from hashi_print.scan.fields import measure
 from hashi_print.scan.register import PPM, UnreadableImage, ink_map, load_image, rectify, register
-from hashi_print.scan.resolve import Uncertain, resolve
+from hashi_print.scan.resolve import Settled, Uncertain, resolve
+from hashi_print.scan.stakes import judged, staked
+from hashi_print.sheets.formats import doubt_note
 from hashi_print.sheets.layout import sheet_layout
-from hashi_print.sheets.marks import Marks, marks_text, sheet_of
-from hashi_print.sheets.validate import Report, validate
+from hashi_print.sheets.marks import Marks, marks_text
+from hashi_print.sheets.validate import Report
 
 
 class ScanStatus(StrEnum):
@@ -43,6 +44,7 @@ class Scan:
     error: str | None = None
     rectified: np.ndarray | None = None
     player_box: tuple[float, float, float, float] | None = None
+    settled: tuple[Settled, ...] = ()
 
     @property
     def broken(self) -> bool:
@@ -57,14 +59,10 @@ class Scan:
         if self.marks.lost_first:
             # The typed sheet has no line for it: kept as a note, and applied to the score read here.
             text += f"# first bonus box crossed off: {' '.join(sorted(self.marks.lost_first))}\n"
-        if not self.uncertain:
-            return text
-        notes = [
-            f"# ? {u.field} {u.where}: read {u.read!r}, maybe {', '.join(map(repr, u.alternatives)) or '-'}"
-            f" (confidence {u.confidence:.2f})"
-            for u in self.uncertain
-        ]
-        return text + "\n".join(notes) + "\n"
+        # A doubtful value is written as read, never as if it were sure: each gets a `?` comment, which
+        # `validate` reads back as not checkable.
+        notes = [doubt_note(u.note()) for u in self.uncertain]
+        return text + "".join(f"{note}\n" for note in notes)
 
     def to_json(self) -> dict:
         """The contract JSON object of this reading."""
@@ -82,19 +80,10 @@ class Scan:
             "bonus": dict(m.goals),
             "lost_first": sorted(m.lost_first),
             "uncertain": [u.to_json() for u in self.uncertain],
+            "settled": [t.to_json() for t in self.settled],
             "validation": None if self.validation is None else self.validation.to_json(),
         }
         return out
-
-
-def _with_lost_firsts(report: Report, marks: Marks, scoring: Scoring | None) -> Report:
-    """The report scored with the lower bonus for each goal whose "first" box the player crossed off."""
-    if report.score is None or scoring is None or not marks.lost_first:
-        return report
-    score = score_sheet(
-        report.state, scoring, first=set(GOALS) - marks.lost_first, unknown=report.unknown_turns
-    )
-    return dataclasses.replace(report, score=score)
 
 
 def _lane_key(side: BoardSide, k: int) -> str:
@@ -139,19 +128,20 @@ def scan_image(
     if float(np.mean(ink > 0.28)) > 0.35:
         raise UnreadableImage("the picture inside the markers is not a score sheet", source=source)
     resolved = resolve(measure(ink, side, lay, PPM), side, deck)
-    report = validate(sheet_of(resolved.marks, source), deck, scoring)
-    report = _with_lost_firsts(report, resolved.marks, scoring)
-    review = bool(resolved.uncertain)
-    status = ScanStatus.REVIEW if review else ScanStatus.OK
+    report = judged(resolved.marks, deck, scoring, source)
+    uncertain = staked(resolved.uncertain, resolved.marks, deck, scoring)
+    # Only a doubt that could change the score, the verdict or the race needs a person.
+    status = ScanStatus.REVIEW if any(u.affects for u in uncertain) else ScanStatus.OK
     return Scan(
         source,
         status,
         side.name,
         reg.paper,
         resolved.marks,
-        resolved.uncertain,
+        uncertain,
         report,
         None,
         sheet,
         lay.player,
+        resolved.settled,
     )

@@ -23,9 +23,12 @@ from hashi_print.sheets.marks import Marks
 
 FIRM = 0.995  # a measured value this likely is not reconsidered
 CLEAR = 0.95  # a chosen value less likely than this (after the rules) goes to review
-# A numeral the rules leave open (an uncircled island's, which scores nothing) is taken at nine
-# chances in ten: the digit network's probabilities are calibrated, and its misreads change no score.
-NUMBER_CLEAR = 0.90
+# A numeral the rules leave open (an uncircled island's, which scores nothing) is listed as doubtful
+# below 99 chances in 100: handwriting unlike the training digits makes the network surer than it should
+# be, and a listed doubt that changes nothing that counts costs nothing (it does not block status ok).
+NUMBER_CLEAR = 0.99
+# The rules never silently override a digit the network reads at this or more.
+SURE_DIGIT = 0.90
 RUNNER_UP = math.log(30.0)  # a different consistent reading this close makes its fields uncertain
 # A player breaks a rule on perhaps one sheet in a hundred: a reading that breaks one is that much
 # less likely to start with. It is reported as read (the verdict being the broken rule) only when
@@ -40,15 +43,22 @@ INNER_STEPS = 200
 TRIALS = 60_000  # numeral choices tried per reading at most (a clean sheet needs a few hundred)
 
 
+# What a doubtful field may change if it is misread: the sheet's total, its verdict (valid, or which
+# rule is broken) and the race (the turn a goal was reached, or its "first" box).
+AFFECTS = ("score", "verdict", "race")
+
+
 @dataclass(frozen=True)
 class Uncertain:
-    """A field a person should look at: what was read, what else it may be, and how sure the reader is."""
+    """A field a person should look at: what was read, what else it may be, how sure the reader is, and
+    what a misreading would change (empty: nothing that counts)."""
 
     field: str
     where: str
     read: object
     alternatives: tuple
     confidence: float
+    affects: tuple[str, ...] = AFFECTS
 
     def to_json(self) -> dict:
         """The contract JSON object of this field."""
@@ -58,16 +68,48 @@ class Uncertain:
             "read": self.read,
             "alternatives": list(self.alternatives),
             "confidence": round(self.confidence, 3),
+            "affects": list(self.affects),
+        }
+
+    def note(self) -> str:
+        """One line for people: what was read, what else it may be, and what a misreading would change."""
+        maybe = ", ".join(map(repr, self.alternatives)) or "-"
+        stakes = "changes nothing that counts"
+        if self.affects:
+            stakes = f"changes the {' and '.join(self.affects)}"
+        sure = f"{self.confidence:.2f}"
+        return f"{self.field} {self.where}: read {self.read!r}, maybe {maybe} ({sure}; {stakes})"
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A numeral the ink alone left open and the rules decided: each other value with the rule it breaks."""
+
+    where: str
+    read: int | None
+    ink: float  # how likely the ink alone makes the value read
+    ruled_out: tuple[tuple[int | None, str], ...]
+
+    def to_json(self) -> dict:
+        """The JSON object of this numeral (in the scan object's `settled` list)."""
+        return {
+            "field": "number",
+            "where": self.where,
+            "read": self.read,
+            "ink": round(self.ink, 3),
+            "ruled_out": [{"value": v, "by": rule} for v, rule in self.ruled_out],
         }
 
 
 @dataclass(frozen=True)
 class Resolved:
-    """The chosen reading, its doubtful fields, and whether the rules allow it at all."""
+    """The chosen reading, its doubtful fields, whether the rules allow it at all, and the numerals the
+    rules settled."""
 
     marks: Marks
     uncertain: tuple[Uncertain, ...]
     consistent: bool
+    settled: tuple[Settled, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -140,10 +182,13 @@ def _outer_marks(fields: list[_Field], choice: tuple[int, ...], side: BoardSide)
     )
 
 
-def _allowed(numeral_probs: dict, count: int, circled: bool) -> dict:
-    """The numerals the rules allow on an island with `count` bridges, circled or not, with their weights."""
+def _allowed(numeral_probs: dict, count: int, circled: bool, flagged: bool = False) -> dict:
+    """The numerals the rules allow on an island with `count` bridges, circled or not, flagged or not, with
+    their weights."""
     if circled:
         return {count: numeral_probs.get(count, 0.0)} if 1 <= count <= 6 else {}
+    if flagged and count == 0:  # a flagged island's numeral is written only once a bridge reaches it
+        return {None: numeral_probs.get(None, 0.0)}
     return {v: p for v, p in numeral_probs.items() if v is None or v > count}
 
 
@@ -152,7 +197,10 @@ def _inner(marks: Marks, numerals: tuple[dict, ...], deck: Deck) -> tuple[_Inner
     number of numeral choices tried."""
     side = marks.side
     counts = GameState(side, (None,) * len(side.islands), marks.bridges).counts
-    allowed = [_allowed(p, counts[i], i in marks.circled) for i, p in enumerate(numerals)]
+    allowed = [
+        _allowed(p, counts[i], i in marks.circled, side.islands[i].flag is not None)
+        for i, p in enumerate(numerals)
+    ]
     if any(not a or max(a.values()) <= 0 for a in allowed):
         return None, 0
     geo = side.geometry
@@ -264,6 +312,8 @@ def _broken(marks: Marks, deck: Deck):
                 yield ("circled", i)
         elif n is not None and state.counts[i] >= n:
             yield ("number", i)
+        if n is not None and state.counts[i] == 0 and side.islands[i].flag is not None:
+            yield ("flag", i)
     for k, b in enumerate(marks.bridges):
         if b and any(marks.bridges[j] for j in geo.crossings[k] if j > k):
             yield ("crossing", k)
@@ -285,103 +335,184 @@ def _evaluate(fields, choice, side, numerals, deck):
     return (sum(f.costs[c] for f, c in zip(fields, choice, strict=True)) + inner.cost, inner), tried
 
 
+@dataclass(frozen=True)
+class _Search:
+    """What every phase of `resolve` reads: the fields, the measured numerals, and the best reading found."""
+
+    fields: list[_Field]
+    side: BoardSide
+    numerals: tuple[dict, ...]
+    deck: Deck
+    labels: list[str]
+    raw: Marks  # every field as measured, rules aside
+    found: list  # the two best consistent readings (cost, outer choice, inner numerals)
+
+    @property
+    def best(self) -> tuple[float, tuple[int, ...], _Inner]:
+        """The most probable consistent reading."""
+        return self.found[0]
+
+
 def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
     """The most probable consistent reading, with the fields a person should check."""
     fields = _outer_fields(m, side)
-    labels = [i.label for i in side.islands]
     raw, raw_cost = _as_measured(fields, side, m.numerals)
     broken = list(_broken(raw, deck))
     full = {i for kind, i in broken if kind == "number"}  # uncircled, numeral not above its bridges
     fields = [_maybe_traced(f) if f.kind == "circled" and f.index in full else f for f in fields]
     found, searched = _best_consistent(fields, side, m.numerals, deck)
-    gap = found[0][0] - raw_cost if found else math.inf
+    s = _Search(fields, side, m.numerals, deck, [i.label for i in side.islands], raw, found)
+    if _reads_as_broken(s, broken, raw_cost):
+        # The ink is much likelier than any reading that keeps the rules: the sheet breaks a rule.
+        return Resolved(raw, _first_each(_broken_doubts(s, broken, searched)), False)
+    outer = _outer_marks(fields, s.best[1], side)
+    doubts = _first_each(
+        _outer_doubts(s)
+        + _numeral_doubts(s, outer)
+        + _runner_up_doubts(s)
+        + _overridden_fields(s)
+        + _overridden_numerals(s)
+    )
+    doubts += _settled_by_doubtful(s, doubts)
+    marks = dataclasses.replace(outer, numerals=s.best[2].numerals)
+    return Resolved(marks, doubts, True, settled_numerals(s, marks, doubts))
+
+
+def _reads_as_broken(s: _Search, broken: list, raw_cost: float) -> bool:
+    """True when the ink, rules aside, is clearly likelier than every reading that keeps the rules."""
+    gap = s.found[0][0] - raw_cost if s.found else math.inf
     # Each further rule broken on one sheet is as unlikely again as the first at one of its islands:
     # ink that seems to break many rules at once is more likely misread (a circle traced on the
     # printed ring looks like none) than a player breaking them all.
-    if broken and gap >= BREAK + (len(broken) - 1) * (BREAK_PRIOR + math.log(len(side.islands))):
-        # The ink is much likelier than any reading that keeps the rules: the sheet breaks a rule.
-        # It is reported as read; only the fields unclear on their own go to a person.
-        doubt = [_uncertain(f, 0, math.exp(-f.costs[0])) for f in fields if math.exp(-f.costs[0]) < CLEAR]
-        doubt += [
-            _number(labels[i], v, p, p[v])
-            for i, (v, p) in enumerate(zip(raw.numerals, m.numerals, strict=True))
-            if p[v] < CLEAR
-        ]
-        if not found and not searched:
-            # The search stopped before it found a reading that keeps the rules: one may lie beyond it,
-            # so the fields where the rules break go to a person too.
-            doubt += _where_broken(broken, fields, raw, m.numerals, labels)
-        unique: dict[tuple[str, str], Uncertain] = {}
-        for u in doubt:
-            unique.setdefault((u.field, u.where), u)  # each field once, as first listed
-        return Resolved(raw, tuple(unique.values()), False)
-    best_cost, best, inner = found[0]
-    doubtful: dict[tuple[str, str], Uncertain] = {}
-    for n, f in enumerate(fields):
+    return bool(broken) and gap >= BREAK + (len(broken) - 1) * (BREAK_PRIOR + math.log(len(s.labels)))
+
+
+def _first_each(doubts: list[Uncertain]) -> tuple[Uncertain, ...]:
+    """Each field once, as first listed."""
+    unique: dict[tuple[str, str], Uncertain] = {}
+    for u in doubts:
+        unique.setdefault((u.field, u.where), u)
+    return tuple(unique.values())
+
+
+def _broken_doubts(s: _Search, broken: list, searched: bool) -> list[Uncertain]:
+    """A sheet read as breaking a rule: only the fields unclear on their own go to a person."""
+    doubt = [_uncertain(f, 0, math.exp(-f.costs[0])) for f in s.fields if math.exp(-f.costs[0]) < CLEAR]
+    doubt += [
+        _number(s.labels[i], v, p, p[v])
+        for i, (v, p) in enumerate(zip(s.raw.numerals, s.numerals, strict=True))
+        if p[v] < CLEAR
+    ]
+    if not s.found and not searched:
+        # The search stopped before it found a reading that keeps the rules: one may lie beyond it,
+        # so the fields where the rules break go to a person too.
+        doubt += _where_broken(broken, s.fields, s.raw, s.numerals, s.labels)
+    return doubt
+
+
+def _outer_doubts(s: _Search) -> list[Uncertain]:
+    """Lanes, circles, cards and goal turns whose chosen value is not clearly likelier than the others
+    (each weighed with the rest of the best reading, numerals chosen again by the rules)."""
+    best_cost, best, _ = s.best
+    out = []
+    for n, f in enumerate(s.fields):
         if len(f.options) < 2:
             continue
         weights = [math.exp(-best_cost)]
         for c in range(len(f.options)):
             if c != best[n]:
-                alt, _ = _evaluate(fields, best[:n] + (c,) + best[n + 1 :], side, m.numerals, deck)
+                alt, _ = _evaluate(s.fields, best[:n] + (c,) + best[n + 1 :], s.side, s.numerals, s.deck)
                 if alt is not None:
                     weights.append(math.exp(-alt[0]))
         post = weights[0] / sum(weights)
         if post < CLEAR:
-            doubtful[(f.kind, f.where)] = _uncertain(f, best[n], post)
-    outer = _outer_marks(fields, best, side)
+            out.append(_uncertain(f, best[n], post))
+    return out
+
+
+def _numeral_doubts(s: _Search, outer: Marks) -> list[Uncertain]:
+    """Numerals the rules leave open between values the ink does not clearly tell apart."""
+    inner = s.best[2]
+    out = []
     for i, post in enumerate(inner.posterior):
         if post < NUMBER_CLEAR:
-            post, others = _numeral_odds(outer, m.numerals, deck, i, inner)
+            post, others = _numeral_odds(outer, s.numerals, s.deck, i, inner)
             if post < NUMBER_CLEAR:
-                read = inner.numerals[i]
-                doubtful[("number", labels[i])] = Uncertain("number", labels[i], read, others, post)
-    if len(found) > 1 and found[1][0] - best_cost < RUNNER_UP:
-        share = 1.0 / (1.0 + math.exp(best_cost - found[1][0]))
-        _, other, other_inner = found[1]
-        for n, (a, b) in enumerate(zip(best, other, strict=True)):
-            if a != b and (fields[n].kind, fields[n].where) not in doubtful:
-                doubtful[(fields[n].kind, fields[n].where)] = _uncertain(fields[n], a, share)
-        for i, (a, b) in enumerate(zip(inner.numerals, other_inner.numerals, strict=True)):
-            if a != b and ("number", labels[i]) not in doubtful:
-                doubtful[("number", labels[i])] = Uncertain("number", labels[i], a, (b,), share)
-    # Where the rules overrode what the ink says, a player who broke a rule is the other explanation:
-    # unless the ink leans the rules' way enough, that field is left to a person. A sheet that breaks
-    # a rule shows it at one of its fields of that kind, so each field's own prior is that much lower.
-    per_kind = Counter(f.kind for f in fields)
-    for n, f in enumerate(fields):
+                out.append(Uncertain("number", s.labels[i], inner.numerals[i], others, post))
+    return out
+
+
+def _runner_up_doubts(s: _Search) -> list[Uncertain]:
+    """Where a second consistent reading comes close, the fields in which it differs."""
+    if len(s.found) < 2 or s.found[1][0] - s.best[0] >= RUNNER_UP:
+        return []
+    best_cost, best, inner = s.best
+    other_cost, other, other_inner = s.found[1]
+    share = 1.0 / (1.0 + math.exp(best_cost - other_cost))
+    pairs = enumerate(zip(best, other, strict=True))
+    out = [_uncertain(s.fields[n], a, share) for n, (a, b) in pairs if a != b]
+    out += [
+        Uncertain("number", s.labels[i], a, (b,), share)
+        for i, (a, b) in enumerate(zip(inner.numerals, other_inner.numerals, strict=True))
+        if a != b
+    ]
+    return out
+
+
+def _overridden_fields(s: _Search) -> list[Uncertain]:
+    """Fields where the rules overrode the ink and the ink does not lean their way enough.
+
+    A player who broke a rule is the other explanation; a sheet that breaks a rule shows it at one of
+    its fields of that kind, so each field's own prior is that much lower.
+    """
+    best = s.best[1]
+    per_kind = Counter(f.kind for f in s.fields)
+    out = []
+    for n, f in enumerate(s.fields):
         prior = BREAK_PRIOR + math.log(per_kind[f.kind])
         kept = 1.0 / (1.0 + math.exp(f.costs[best[n]] - f.costs[0] - prior))
-        if kept < CLEAR and (f.kind, f.where) not in doubtful:
-            doubtful[(f.kind, f.where)] = _uncertain(f, best[n], kept)
-    prior = BREAK_PRIOR + math.log(len(labels))
-    for i, (a, b) in enumerate(zip(inner.numerals, raw.numerals, strict=True)):
-        p = m.numerals[i]
+        if kept < CLEAR:
+            out.append(_uncertain(f, best[n], kept))
+    return out
+
+
+def _overridden_numerals(s: _Search) -> list[Uncertain]:
+    """Numerals where the rules overrode the ink and the ink does not lean their way enough."""
+    prior = BREAK_PRIOR + math.log(len(s.labels))
+    out = []
+    for i, (a, b) in enumerate(zip(s.best[2].numerals, s.raw.numerals, strict=True)):
+        p = s.numerals[i]
         kept = 1.0 / (1.0 + math.exp(math.log(max(p[b], 1e-12) / max(p.get(a, 0.0), 1e-12)) - prior))
-        # The rules never silently override a digit the network reads at NUMBER_CLEAR or more: the
+        # The rules never silently override a digit the network reads at SURE_DIGIT or more: the
         # little probability it leaves spreads over the other digits too roughly to weigh against the
         # prior of a broken rule, and a player who circled at the wrong count is as likely a story
         # (a rule-breaking sheet was read as valid: a 6 at 0.95 taken for the 4 its bridges make).
-        if a != b and b is not None and p[b] >= NUMBER_CLEAR:
+        if a != b and b is not None and p[b] >= SURE_DIGIT:
             kept = min(kept, 1.0 - p[b])
-        if kept < CLEAR and ("number", labels[i]) not in doubtful:
-            doubtful[("number", labels[i])] = _number(labels[i], a, p, kept)
-    # A numeral settled by bridges or a circle that are themselves in doubt is in doubt too.
-    geo = side.geometry
-    lane_of = {side.lane_name(k): lane for k, lane in enumerate(geo.lanes)}
-    for (kind, where), u in list(doubtful.items()):
-        if kind == "bridges":
-            ends = (lane_of[where].a, lane_of[where].b)
-        elif kind == "circled":
-            ends = (labels.index(where),)
+        if kept < CLEAR:
+            out.append(_number(s.labels[i], a, p, kept))
+    return out
+
+
+def _settled_by_doubtful(s: _Search, doubts: tuple[Uncertain, ...]) -> tuple[Uncertain, ...]:
+    """A numeral settled by bridges or a circle that are themselves in doubt is in doubt too."""
+    lanes = s.side.geometry.lanes
+    lane_of = {s.side.lane_name(k): lane for k, lane in enumerate(lanes)}
+    numerals = s.best[2].numerals
+    listed = {u.where for u in doubts if u.field == "number"}
+    out: dict[str, Uncertain] = {}
+    for u in doubts:
+        if u.field == "bridges":
+            ends: tuple[int, ...] = (lane_of[u.where].a, lane_of[u.where].b)
+        elif u.field == "circled":
+            ends = (s.labels.index(u.where),)
         else:
             ends = ()
         for i in ends:
-            if ("number", labels[i]) not in doubtful and inner.numerals[i] is not None:
-                read = inner.numerals[i]
-                doubtful[("number", labels[i])] = _number(labels[i], read, m.numerals[i], u.confidence)
-    marks = dataclasses.replace(outer, numerals=inner.numerals)
-    return Resolved(marks, tuple(doubtful.values()), True)
+            label = s.labels[i]
+            if label not in listed and label not in out and numerals[i] is not None:
+                out[label] = _number(label, numerals[i], s.numerals[i], u.confidence)
+    return tuple(out.values())
 
 
 def _maybe_traced(f: _Field) -> _Field:
@@ -412,6 +543,8 @@ def _where_broken(broken: list, fields: list[_Field], raw: Marks, numerals, labe
             out.append(place("bonus", GOALS.index(at)))
         elif kind == "number":  # a numeral not above its bridges, or a circle missed
             out += [number(at), place("circled", at)]
+        elif kind == "flag":  # a numeral on a flagged island that no bridge reaches
+            out.append(number(at))
         else:  # numerals that no crossed-off card shows
             out += [number(i) for i, n in enumerate(raw.numerals) if n is not None]
     return out
@@ -473,3 +606,37 @@ def _best_consistent(
                     seen.add(nxt)
                     heapq.heappush(open_set, (cost - fields[n].costs[c - 1] + fields[n].costs[c], nxt))
     return out, not open_set
+
+
+def settled_numerals(s: _Search, marks: Marks, doubts: tuple[Uncertain, ...]) -> tuple[Settled, ...]:
+    """The numerals the ink alone leaves open but the reading takes as sure, each other value the ink
+    allows with the rule that rules it out ("likelier" where no rule does: the whole reading weighs it)."""
+    listed = {u.where for u in doubts if u.field == "number"}
+    out = []
+    for i, read in enumerate(marks.numerals):
+        p = s.numerals[i]
+        if s.labels[i] in listed or p.get(read, 0.0) >= CLEAR:
+            continue
+        others = [v for v in sorted(p, key=p.get, reverse=True) if v != read and p[v] >= 0.01]
+        ruled = tuple((v, _rule_against(marks, i, v, s.deck)) for v in others)
+        out.append(Settled(s.labels[i], read, p.get(read, 0.0), ruled))
+    return tuple(out)
+
+
+def _rule_against(marks: Marks, i: int, value: int | None, deck: Deck) -> str:
+    """The first rule that island `i` holding `value` (the rest of the reading kept) would break."""
+    side = marks.side
+    count = GameState(side, marks.numerals, marks.bridges).counts[i]
+    if i in marks.circled:
+        return "circled-equals-bridges"
+    if value is not None and value <= count:
+        return "uncircled-above-bridges"
+    if value is not None and count == 0 and side.islands[i].flag is not None:
+        return "flag-needs-bridge"
+    numerals = marks.numerals[:i] + (value,) + marks.numerals[i + 1 :]
+    spare, ends = _cards_and_ends(marks, deck)
+    if value is None and any(numerals[a] is None and numerals[b] is None for a, b in ends):
+        return "bridge-needs-numbered-end"
+    if not _fits(list(numerals), spare, ends):
+        return "fits-cards"
+    return "likelier"

@@ -10,6 +10,7 @@ Items keep the line they came from (None for JSON) so that the validator can poi
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,6 +26,9 @@ RECORD_HEADER = "hashi-record 1"
 SHEET_KEYWORDS = ("side", "layout", "player", "numbers", "bridges", "circled", "cards", "bonus")
 RECORD_KEYWORDS = ("side", "layout", "player", "setup", "turn")
 LISTS = ("numbers", "bridges", "circled", "cards", "bonus")
+# A comment that starts with this marks a value the writer (the photo reader) was not sure of.
+DOUBT_MARK = "?"
+MAX_DOUBTS = 200
 # A full sheet has a few dozen words; this many means the file is something else.
 MAX_WORDS = 2000
 MAX_NAME = 80
@@ -56,6 +60,7 @@ class Sheet:
     cards: tuple[tuple[int, Line], ...] | None = None
     bonus: tuple[tuple[str, int, Line], ...] = ()
     side_line: Line = None
+    doubtful: tuple[tuple[str, Line], ...] = ()  # `# ?` comments: values not checkable on this input
 
     kind = "sheet"
 
@@ -113,7 +118,8 @@ def parse_sheet(text: str, source: str = "sheet", layout: BoardSide | None = Non
     body = lines[1:]
     try:
         if header == SHEET_HEADER:
-            return _parse_sheet_lines(body, source, layout, base)
+            sheet = _parse_sheet_lines(body, source, layout, base)
+            return dataclasses.replace(sheet, doubtful=tuple(_doubt_notes(text)))
         return _parse_record_lines(body, source, layout, base)
     except HashiError as err:
         raise err.located(source) from None
@@ -125,6 +131,21 @@ def _meaningful(text: str) -> Iterator[tuple[int, list[str]]]:
         tokens = raw.split("#", 1)[0].split()
         if tokens:
             yield no, tokens
+
+
+def doubt_note(text: str) -> str:
+    """A comment line marking a value as not sure (`validate` reads it back as not checkable)."""
+    return f"# {DOUBT_MARK} {text}"
+
+
+def _doubt_notes(text: str) -> Iterator[tuple[str, int]]:
+    """Yield (note, line number) for each comment that marks a value as not sure."""
+    found = 0
+    for no, raw in enumerate(text.splitlines(), start=1):
+        comment = raw.partition("#")[2].strip()
+        if comment.startswith(DOUBT_MARK) and found < MAX_DOUBTS:
+            found += 1
+            yield comment.removeprefix(DOUBT_MARK).strip()[:MAX_NAME * 3], no
 
 
 def _resolve_side(entries: list[tuple[int, list[str]]], layout: BoardSide | None,

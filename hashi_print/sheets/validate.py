@@ -122,6 +122,9 @@ def validate(doc: Sheet | Record, deck: Deck | None = None, scoring: Scoring | N
         violations, unchecked, state = _validate_sheet(doc, deck, partial)
     unknown: tuple[str, ...] = ()
     if isinstance(doc, Sheet):
+        unchecked = unchecked + tuple(
+            f"line {line}: {note} - marked `?` (not sure), so not checkable from this input; "
+            f"check it on the paper" for note, line in doc.doubtful)
         claimed = {goal for goal, _, _ in doc.bonus}
         unknown = tuple(goal for goal, _ in state.goals if goal not in claimed)
         unchecked = unchecked + tuple(

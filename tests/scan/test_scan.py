@@ -146,11 +146,15 @@ def test_cli_json_write_sheet_and_overlay(kit, tmp_path):
         "cards",
         "bonus",
         "uncertain",
+        "settled",
         "validation",
     }
     assert obj["cards"] == sorted(truth.cards)
     for u in obj["uncertain"]:
-        assert set(u) == {"field", "where", "read", "alternatives", "confidence"}
+        assert set(u) == {"field", "where", "read", "alternatives", "confidence", "affects"}
+        assert set(u["affects"]) <= {"score", "verdict", "race"}
+    # Status ok exactly when no doubt could change the score, the verdict or the race.
+    assert (obj["status"] == "ok") == (not any(u["affects"] for u in obj["uncertain"]))
     text = (out / "ann.jpg.sheet.txt").read_text()
     typed = parse_sheet(text, "typed")
     assert validate(typed, kit[0], kit[1]).state.bridges == truth.bridges

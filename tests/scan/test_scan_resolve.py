@@ -13,7 +13,10 @@ from hashi_print.game.deck import GOALS, load_deck
 from hashi_print.game.rules import GameState
 from hashi_print.game.scoring import load_scoring
 from hashi_print.scan.fields import Measured
-from hashi_print.scan.resolve import _fits, consistent, resolve
+from hashi_print.scan.read import Scan, ScanStatus
+from hashi_print.scan.resolve import Uncertain, _fits, consistent, resolve
+from hashi_print.scan.stakes import staked
+from hashi_print.sheets.formats import parse_sheet
 from hashi_print.sheets.marks import sheet_of
 from hashi_print.sheets.validate import validate
 from tests.photos import game_marks
@@ -33,11 +36,13 @@ def test_quick_numeral_check_agrees_with_the_rules(name, seed):
     rng = random.Random(seed)
     verdicts = set()
     for _ in range(400):
-        # Change the numerals of uncircled islands as the reader may (empty, or above the island's bridges).
+        # Change the numerals of uncircled islands as the reader may (empty, or above the island's bridges,
+        # and none on a flagged island that no bridge reaches).
         numerals = [
             n if i in truth.circled or rng.random() < 0.6 else rng.choice([None, *range(counts[i] + 1, 7)])
             for i, n in enumerate(truth.numerals)
         ]
+        numerals = [None if counts[i] == 0 and side.islands[i].flag else n for i, n in enumerate(numerals)]
         fits = _fits(numerals, spare, ends)
         assert fits == consistent(dataclasses.replace(truth, numerals=tuple(numerals)), deck)
         verdicts.add(fits)
@@ -113,3 +118,131 @@ def test_the_rules_never_silently_override_a_digit_read_surely(seed):
         assert bool(doubt) == review
         if review:
             assert doubt[0].read == v and w in doubt[0].alternatives and doubt[0].confidence < 0.1
+
+
+def _spare_card(truth, deck):
+    """A crossed-off card position whose numeral the sheet does not need (another card shows it too)."""
+    need = Counter(n for n in truth.numerals if n is not None)
+    have = Counter(deck.cards[p - 1].numeral for p in truth.cards)
+    return next(p for p in sorted(truth.cards) if have[(n := deck.cards[p - 1].numeral)] > need[n])
+
+
+def test_a_doubt_that_changes_nothing_that_counts_does_not_send_the_sheet_to_a_person():
+    deck, scoring = load_deck(), load_scoring()
+    truth = game_marks(builtin_side("A"), deck, scoring, 3)
+    side = truth.side
+    card = _spare_card(truth, deck)
+    measured = _firm(truth, deck, [{n: 1.0} for n in truth.numerals])
+    cards = list(measured.cards)
+    cards[card - 1] = {True: 0.7, False: 0.3}  # a faint cross through a card nothing else needs
+    got = resolve(dataclasses.replace(measured, cards=tuple(cards)), side, deck)
+    assert got.marks == dataclasses.replace(truth, player=None, setup=None)
+    doubts = staked(got.uncertain, got.marks, deck, scoring)
+    assert [(u.field, u.where, u.affects) for u in doubts] == [("card", str(card), ())]
+    # Independently: without that card the sheet is still valid, with the same score and goal turns.
+    want, other = (validate(sheet_of(m), deck, scoring) for m in (truth, dataclasses.replace(
+        truth, cards=truth.cards - {card})))
+    assert other.ok and other.score == want.score and other.goal_turns() == want.goal_turns()
+
+
+def test_doubts_at_a_circled_island_and_a_goal_turn_change_the_score_verdict_and_race():
+    deck, scoring = load_deck(), load_scoring()
+    truth = game_marks(builtin_side("B"), deck, scoring, 4)
+    side = truth.side
+    i = min(truth.circled)
+    lanes = side.geometry.lanes
+    k = next(k for k, b in enumerate(truth.bridges) if b and i in (lanes[k].a, lanes[k].b))
+    goal, turn = truth.goals[0]
+    doubts = (
+        Uncertain("bridges", side.lane_name(k), truth.bridges[k], (3 - truth.bridges[k],), 0.6),
+        Uncertain("bonus", goal, turn, (turn + 1,), 0.6),
+    )
+    lane, race = staked(doubts, truth, deck, scoring)
+    assert lane.affects == ("score", "verdict") and race.affects == ("race",)
+    # Independently: the other bridge count breaks the circle's rule, so there is no score.
+    bridges = truth.bridges[:k] + (3 - truth.bridges[k],) + truth.bridges[k + 1 :]
+    other = dataclasses.replace(truth, bridges=bridges)
+    assert validate(sheet_of(other), deck, scoring).score is None
+
+
+def _first_game(deck, scoring, seeds, islands):
+    """The first simulated game (sides A and B in turn) with islands that `islands(truth, counts)` lists,
+    and those islands."""
+    for seed in seeds:
+        truth = game_marks(builtin_side("AB"[seed % 2]), deck, scoring, seed)
+        found = islands(truth, GameState(truth.side, truth.numerals, truth.bridges).counts)
+        if found:
+            return truth, found
+    raise AssertionError("no fixture game fits")
+
+
+def test_a_numeral_read_at_093_is_written_with_a_question_mark_and_validate_cannot_check_it():
+    # The pencil 4 read as a 6 at 0.93 on an uncircled island: its score is right, but the typed sheet
+    # must not carry the 6 as sure.
+    deck, scoring = load_deck(), load_scoring()
+
+    def fours(truth, counts):
+        free = Counter(deck.cards[p - 1].numeral for p in truth.cards)
+        free.subtract(n for n in truth.numerals if n is not None)
+        return [i for i, v in enumerate(truth.numerals)
+                if v == 4 and i not in truth.circled and free[6] > 0 and counts[i] < 4]
+
+    truth, (i, *_) = _first_game(deck, scoring, range(1, 12), fours)
+    side = truth.side
+    numerals = [{n: 1.0} for n in truth.numerals]
+    numerals[i] = {6: 0.93, 4: 0.07}
+    got = resolve(_firm(truth, deck, numerals), side, deck)
+    doubts = staked(got.uncertain, got.marks, deck, scoring)
+    label = side.islands[i].label
+    assert [(u.field, u.where, u.read, u.affects) for u in doubts] == [("number", label, 6, ())]
+    scan = Scan("photo", ScanStatus.OK, side.name, "a4", got.marks, doubts)
+    text = scan.sheet_text()
+    assert f"# ? number {label}: read 6" in text
+    report = validate(parse_sheet(text), deck, scoring)
+    line = next(n for n, row in enumerate(text.splitlines(), start=1) if row.startswith("# ?"))
+    notes = [u for u in report.unchecked if u.startswith(f"line {line}: number {label}")]
+    assert len(notes) == 1 and "not checkable" in notes[0]
+
+
+def _settled(got, label):
+    return next(t for t in got.settled if t.where == label)
+
+
+def test_the_rules_settle_digits_and_say_which_rule():
+    deck, scoring = load_deck(), load_scoring()
+    truth = game_marks(builtin_side("A"), deck, scoring, 3)
+    side = truth.side
+    counts = GameState(side, truth.numerals, truth.bridges).counts
+    circled = min(truth.circled)
+    low = next(i for i, v in enumerate(truth.numerals) if v and i not in truth.circled and counts[i] >= 1)
+    numerals = [{n: 1.0} for n in truth.numerals]
+    wrong = next(d for d in (6, 5, 1, 2) if d != truth.numerals[circled])
+    numerals[circled] = {truth.numerals[circled]: 0.55, wrong: 0.45}
+    numerals[low] = {truth.numerals[low]: 0.55, counts[low]: 0.45}  # as many as its bridges: not uncircled
+    got = resolve(_firm(truth, deck, numerals), side, deck)
+    assert got.marks.numerals == truth.numerals
+    assert {u.where for u in got.uncertain if u.field == "number"} == set()
+    labels = [isl.label for isl in side.islands]
+    assert _settled(got, labels[circled]).ruled_out == ((wrong, "circled-equals-bridges"),)
+    assert _settled(got, labels[low]).ruled_out == ((counts[low], "uncircled-above-bridges"),)
+    obj = _settled(got, labels[low]).to_json()
+    assert obj == {"field": "number", "where": labels[low], "read": truth.numerals[low], "ink": 0.55,
+                   "ruled_out": [{"value": counts[low], "by": "uncircled-above-bridges"}]}
+
+
+def test_a_flagged_island_that_no_bridge_reaches_holds_no_numeral():
+    deck, scoring = load_deck(), load_scoring()
+
+    def bare(truth, counts):
+        return [i for i, isl in enumerate(truth.side.islands) if isl.flag and counts[i] == 0]
+
+    truth, (i, *_) = _first_game(deck, scoring, range(1, 20), bare)
+    side = truth.side
+    # Independently of the reader: a numeral there breaks the flag rule.
+    drawn = dataclasses.replace(truth, numerals=truth.numerals[:i] + (5,) + truth.numerals[i + 1 :])
+    assert "flag-no-bridge" in {v.rule for v in validate(sheet_of(drawn), deck, scoring).violations}
+    numerals = [{n: 1.0} for n in truth.numerals]
+    numerals[i] = {None: 0.4, 5: 0.6}  # a smudge that looks a little like a 5
+    got = resolve(_firm(truth, deck, numerals), side, deck)
+    assert got.marks.numerals[i] is None
+    assert _settled(got, side.islands[i].label).ruled_out == ((5, "flag-needs-bridge"),)
