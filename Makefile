@@ -19,9 +19,11 @@ kit: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest -q
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/solve.py

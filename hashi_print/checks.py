@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from hashi_print.errors import FormatError
 
 MAX_GRID = 60          # classic puzzles: at most 60x60
@@ -27,7 +29,7 @@ def json_str(value: object, what: str, longest: int = MAX_TEXT) -> str:
     return value
 
 
-def json_list(value: object, what: str, longest: int = MAX_LIST) -> list:
+def json_list(value: object, what: str, longest: int = MAX_LIST) -> list[object]:
     """Return `value` when it is a JSON list of at most `longest` items."""
     if not isinstance(value, list):
         raise FormatError(f"{what} must be a list, got {_show(value)}")
@@ -36,7 +38,7 @@ def json_list(value: object, what: str, longest: int = MAX_LIST) -> list:
     return value
 
 
-def json_object(value: object, what: str, longest: int = 64) -> dict:
+def json_object(value: object, what: str, longest: int = 64) -> dict[str, object]:
     """Return `value` when it is a JSON object with at most `longest` keys."""
     if not isinstance(value, dict):
         raise FormatError(f"{what} must be an object, got {_show(value)}")
@@ -45,7 +47,7 @@ def json_object(value: object, what: str, longest: int = 64) -> dict:
     return value
 
 
-def json_key(obj: dict, key: str, what: str) -> object:
+def json_key(obj: Mapping[str, object], key: str, what: str) -> object:
     """Return obj[key], or raise saying the key is missing."""
     if key not in obj:
         raise FormatError(f'{what} has no "{key}"')

@@ -67,7 +67,7 @@ def layouts_folder(folder: str | None) -> Path:
     return target
 
 
-def check_writable(folder: str | os.PathLike) -> Path:
+def check_writable(folder: str | os.PathLike[str]) -> Path:
     """Create `folder` if needed and make sure a file can be written there, before any long work starts."""
     target = Path(folder)
     if target.exists() and not target.is_dir():
@@ -90,7 +90,7 @@ def is_file(path: Path) -> bool:
         return False
 
 
-def check_target(path: str | os.PathLike) -> Path:
+def check_target(path: str | os.PathLike[str]) -> Path:
     """Make sure the file `path` can be written (a writable folder, no folder itself) before work starts."""
     target = Path(path)
     if target.is_dir():
@@ -109,7 +109,7 @@ def distinct_files(paths: Sequence[str]) -> None:
         seen[key] = name
 
 
-def read_text(path: str | os.PathLike) -> str:
+def read_text(path: str | os.PathLike[str]) -> str:
     """Read a UTF-8 text file (dropping a byte-order mark), raising FormatError when it is not one."""
     p = Path(path)
     try:
@@ -168,12 +168,12 @@ def parse_json(text: str, source: str) -> object:
         raise FormatError("JSON is nested too deeply", source=source) from None
 
 
-def read_json(path: str | os.PathLike) -> object:
+def read_json(path: str | os.PathLike[str]) -> object:
     """Read and parse a JSON file (see `parse_json`)."""
     return parse_json(read_text(path), str(path))
 
 
-def write_atomic(path: str | os.PathLike, data: bytes | str) -> Path:
+def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> Path:
     """Write `data` whole or not at all: into a temporary file beside the target, then renamed over it.
 
     A symlink is followed (the file it points to is rewritten and the link stays); a new file gets the
@@ -204,7 +204,7 @@ def write_atomic(path: str | os.PathLike, data: bytes | str) -> Path:
     return given
 
 
-def inside(folder: str | os.PathLike, name: str) -> Path:
+def inside(folder: str | os.PathLike[str], name: str) -> Path:
     """Return folder/name, refusing a name that would lead out of the folder (e.g. `../x`)."""
     base = Path(folder)
     path = base / name

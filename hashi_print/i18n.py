@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from importlib.resources import files
+from importlib.resources.abc import Traversable
 
 from hashi_print.errors import LayoutError
 
@@ -33,7 +34,7 @@ def check_language(lang: str) -> str:
     return code
 
 
-def catalog_path(lang: str):
+def catalog_path(lang: str) -> Traversable:
     """The compiled catalog of a language inside the package (an importlib.resources Traversable)."""
     return files("hashi_print") / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
 

@@ -13,15 +13,20 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
+from collections.abc import Callable, Generator, Hashable
+from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, TypeVar
 
 from hashi_print.errors import BankError
 
+if TYPE_CHECKING:
+    from distributed import Client
+
 log = logging.getLogger(__name__)
 
-Task = Callable[[object, int], object]
+Spec = TypeVar("Spec")
+Result = TypeVar("Result")
 NextIndex = Callable[[], int | None]
 MAX_WORKERS = 256
 # A pool whose workers die this many times in a row without finishing a task is not restarted again.
@@ -80,7 +85,8 @@ class LocalPool:
         """Say where the work runs."""
         return f"{self.workers} local worker{'s' if self.workers != 1 else ''}"
 
-    def completed(self, task: Task, spec: object, next_index: NextIndex) -> Iterator[tuple[int, object]]:
+    def completed(self, task: Callable[[Spec, int], Result], spec: Spec,
+                  next_index: NextIndex) -> Generator[tuple[int, Result]]:
         """Run task(spec, index) for each index handed out, yielding (index, result) as they finish.
 
         When a worker process dies (killed, out of memory), the pool is restarted and the tasks that
@@ -89,7 +95,7 @@ class LocalPool:
         window = 2 * self.workers
         retry: deque[int] = deque()
         pool = _new_pool(self.workers)
-        inflight: dict = {}
+        inflight: dict[Future[Result], int] = {}
         restarts = 0
         finished = False
         try:
@@ -109,7 +115,7 @@ class LocalPool:
                         finished = True
                         return
                     done, _ = wait(inflight, return_when=FIRST_COMPLETED)
-                    results = [(inflight[f], f.result()) for f in sorted(done, key=inflight.get)]
+                    results = [(inflight[f], f.result()) for f in sorted(done, key=inflight.__getitem__)]
                 except BrokenProcessPool:
                     restarts += 1
                     if restarts > MAX_RESTARTS:
@@ -151,7 +157,7 @@ class DaskCluster:
         """Say where the work runs."""
         return f"the Dask cluster at {self.address}"
 
-    def _connect(self):
+    def _connect(self) -> Client:
         """Return a client of the scheduler, or raise BankError naming the address."""
         from distributed import Client
 
@@ -160,7 +166,8 @@ class DaskCluster:
         except (OSError, TimeoutError, ValueError) as err:
             raise BankError(f"cannot reach the Dask scheduler at {self.address}: {err}") from None
 
-    def completed(self, task: Task, spec: object, next_index: NextIndex) -> Iterator[tuple[int, object]]:
+    def completed(self, task: Callable[[Spec, int], Result], spec: Spec,
+                  next_index: NextIndex) -> Generator[tuple[int, Result]]:
         """Run task(spec, index) on the cluster's workers, yielding (index, result) as they finish.
 
         The scheduler itself reruns the tasks of a worker that dies; losing the scheduler ends the run.
@@ -174,7 +181,7 @@ class DaskCluster:
         dask_log.setLevel(logging.CRITICAL)
         try:
             window = 2 * max(1, sum(client.nthreads().values()))
-            inflight: dict[str, int] = {}
+            inflight: dict[Hashable, int] = {}
             running = as_completed(loop=client.loop)
 
             def top_up() -> None:

@@ -13,10 +13,10 @@ import json
 import random
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from contextlib import closing
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from hashi_print.bank.keys import canonical_key
 from hashi_print.bank.store import Entry, FillSpec, FillState, fill_state, store_batch
@@ -25,6 +25,9 @@ from hashi_print.puzzle.deduce import TECHNIQUES, deduce
 from hashi_print.puzzle.formats import format_tatham_id
 from hashi_print.puzzle.generate import check_request, generate, resolve_density
 from hashi_print.puzzle.model import Grade
+
+if TYPE_CHECKING:
+    from hashi_print.bank.executors import NextIndex
 
 MAX_COUNT = 10_000_000
 MAX_SEED = 2**63 - 1
@@ -43,7 +46,8 @@ class Executor(Protocol):
     def describe(self) -> str:
         """Say where the work runs."""
 
-    def completed(self, task, spec, next_index):
+    def completed(self, task: Callable[[FillSpec, int], Entry], spec: FillSpec,
+                  next_index: NextIndex) -> Generator[tuple[int, Entry]]:
         """Yield (index, result) pairs in the order the tasks finish."""
 
 
@@ -120,7 +124,7 @@ def fill(conn: sqlite3.Connection, spec: FillSpec, count: int, executor: Executo
     def flush(force: bool) -> None:
         """Store the entries that continue the fill in order, if enough are ready or it is time."""
         nonlocal state, last_commit, last_new
-        batch = []
+        batch: list[Entry] = []
         while state.next_index + len(batch) in ready:
             batch.append(ready[state.next_index + len(batch)])
         if not batch:

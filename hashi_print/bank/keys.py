@@ -11,7 +11,7 @@ from hashi_print.puzzle.model import Island, Puzzle
 # is set, swap rows and columns. Together they make the four rotations and the four mirror images.
 # The four without a turn map a W x H grid onto itself; the four with one make it H x W.
 Symmetry = tuple[bool, bool, bool]
-SYMMETRIES: tuple[Symmetry, ...] = tuple(product((False, True), repeat=3))
+SYMMETRIES: tuple[Symmetry, ...] = tuple((t, r, c) for t, r, c in product((False, True), repeat=3))
 
 
 def image(puzzle: Puzzle, symmetry: Symmetry) -> Puzzle:

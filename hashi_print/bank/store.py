@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from hashi_print.errors import BankError, HashiError
 from hashi_print.files import write_atomic
@@ -136,7 +137,7 @@ class Group:
     puzzles: int
     used: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """Return the group as a JSON object."""
         return {"size": f"{self.cols}x{self.rows}", "cols": self.cols, "rows": self.rows,
                 "grade": self.grade, "puzzles": self.puzzles, "used": self.used,
@@ -151,7 +152,7 @@ class BookUse:
     made_at: str
     puzzles: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """Return the book as a JSON object."""
         return {"name": self.name, "made_at": self.made_at, "puzzles": self.puzzles}
 
@@ -174,7 +175,7 @@ class BankStats:
         """Puzzles some book has used."""
         return sum(g.used for g in self.groups)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """Return the `hashi-bank-stats/1` object."""
         return {
             "format": STATS_FORMAT,
@@ -192,7 +193,8 @@ class BankStats:
 
 # --- opening and transactions ---------------------------------------------------------------------
 
-def open_bank(path: str | os.PathLike, *, create: bool = False, timeout: float = 30.0) -> sqlite3.Connection:
+def open_bank(path: str | os.PathLike[str], *, create: bool = False,
+              timeout: float = 30.0) -> sqlite3.Connection:
     """Open a bank (creating it when `create`), in WAL mode, with explicit transactions only."""
     target = Path(path)
     if not create and not target.is_file():
@@ -318,7 +320,7 @@ _COLUMNS = ("p.id, p.width, p.height, p.puzzle, p.solution, p.grade, p.technique
 _FROM = "FROM puzzles p JOIN fills f ON f.id = p.fill LEFT JOIN books b ON b.id = p.book"
 
 
-def _stored(row: tuple) -> StoredPuzzle:
+def _stored(row: tuple[Any, ...]) -> StoredPuzzle:
     """Turn one row of _COLUMNS into a StoredPuzzle."""
     (pid, cols, rows, islands, solution, grade, techniques, seed, fill_seed, index, tatham, key, book,
      gen) = row
@@ -350,7 +352,8 @@ def bank_stats(conn: sqlite3.Connection) -> BankStats:
 def draw_unused(conn: sqlite3.Connection, count: int, grade: Grade | None = None,
                 size: tuple[int, int] | None = None) -> list[StoredPuzzle]:
     """Return the first `count` puzzles no book has used, in stored order, of a grade and size if given."""
-    where, params = ["p.book IS NULL"], []
+    where: list[str] = ["p.book IS NULL"]
+    params: list[str | int] = []
     if grade is not None:
         where.append("p.grade = ?")
         params.append(grade)
@@ -377,7 +380,7 @@ def check_book_name(conn: sqlite3.Connection, name: str) -> str:
 
 
 def record_book(conn: sqlite3.Connection, name: str, puzzles: Sequence[StoredPuzzle],
-                files: Sequence[tuple[str | os.PathLike, bytes | str]]) -> list[Path]:
+                files: Sequence[tuple[str | os.PathLike[str], bytes | str]]) -> list[Path]:
     """Write a book's files and mark its puzzles used by `name`, in one transaction: all or nothing.
 
     The files are written (each atomically) inside the transaction and removed again if it does not

@@ -107,7 +107,7 @@ def _island_from_json(item: object, n: int) -> BoardIsland:
                        flag)
 
 
-def side_to_json(side: BoardSide) -> dict:
+def side_to_json(side: BoardSide) -> dict[str, object]:
     """Return the `hashi-side/1` object for a side."""
     return {
         "format": "hashi-side/1", "side": side.name, "rows": side.rows, "cols": side.cols,

@@ -117,8 +117,8 @@ def strong_outlook(state: GameState, card: Card, context: Context,
     p_need = tuple(q ** r if left > 0 else 0.0 for r in range(13))
     p_bare = [0.0]
     supply = [0.0]
-    for c in range(1, 13):
-        m = sum(1 for card in unseen if card.numeral == c)
+    for value in range(1, 13):
+        m = sum(1 for card in unseen if card.numeral == value)
         supply.append(m * draws / pool if pool else 0.0)
         if draws <= 0 or m == 0:
             p_bare.append(0.0)

@@ -78,7 +78,7 @@ def _card_from_json(item: object, n: int) -> Card:
                 json_int(json_key(obj, "bridges", f"card {n}"), f"card {n} bridges", 1, 3))
 
 
-def deck_to_json(deck: Deck) -> dict:
+def deck_to_json(deck: Deck) -> dict[str, object]:
     """Return the `hashi-deck/1` object for a deck."""
     return {"format": "hashi-deck/1",
             "cards": [{"numeral": c.numeral, "bridges": c.bridges} for c in deck.cards]}

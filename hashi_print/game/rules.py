@@ -83,9 +83,10 @@ def setup_violations(side: BoardSide, island: int, value: int) -> list[RuleError
     """List the rules a setup numeral breaks: it goes on an unflagged island and is a 3 or a 4."""
     label = side.islands[island].label
     found = []
-    if side.islands[island].flag is not None:
+    flag = side.islands[island].flag
+    if flag is not None:
         text = _("the setup numeral goes on an unflagged island; {island} has a {flag}")
-        found.append(RuleError(text.format(island=label, flag=_(FLAG_NAMES[side.islands[island].flag])),
+        found.append(RuleError(text.format(island=label, flag=_(FLAG_NAMES[flag])),
                                rule="setup", where=f"island {label}"))
     if value not in SETUP_VALUES:
         found.append(RuleError(_("the setup numeral is a 3 or a 4, not {value}").format(value=value),
@@ -215,10 +216,10 @@ def move_violations(state: GameState, card: Card, move: Move, partial: bool = Fa
         if i in state.circled:
             found.append(RuleError(_("{island} is circled and takes no more bridges").format(
                 island=_said(side, i)), rule="circled-full", where=_island(side, i)))
-        elif numerals[i] is not None and state.counts[i] + extra[i] > numerals[i]:
+        elif (numeral := numerals[i]) is not None and state.counts[i] + extra[i] > numeral:
             text = _("{island} would have {count} bridges, more than its numeral {numeral}")
             found.append(RuleError(text.format(island=_said(side, i), count=state.counts[i] + extra[i],
-                                               numeral=numerals[i]),
+                                               numeral=numeral),
                                    rule="island-over-numeral", where=_island(side, i)))
     return found
 
@@ -240,9 +241,10 @@ def _numeral_violations(state: GameState, card: Card, numeral: tuple[int, int]) 
         found.append(RuleError(_("{island} already has the numeral {numeral}").format(
             island=said, numeral=state.numerals[island]), rule="numeral-taken", where=where))
         return found
-    if side.islands[island].flag is not None and state.counts[island] == 0:
+    flag = side.islands[island].flag
+    if flag is not None and state.counts[island] == 0:
         text = _("{island} has a {flag} and no bridge yet, so it cannot take a numeral")
-        found.append(RuleError(text.format(island=said, flag=_(FLAG_NAMES[side.islands[island].flag])),
+        found.append(RuleError(text.format(island=said, flag=_(FLAG_NAMES[flag])),
                                rule="numeral-flag-needs-bridge", where=where))
     if value < state.counts[island]:
         text = _("{island} already has {count} bridges; the numeral {value} would be below them")

@@ -54,7 +54,7 @@ class Score:
         """Circled points plus every bonus."""
         return self.circled_points + sum(self.bonus.values())
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """Return the score object of the `validate --json` and `score --json` contracts."""
         return {"circled": self.circled, "circled_points": self.circled_points, "bonus": dict(self.bonus),
                 "total": self.total}
@@ -80,7 +80,7 @@ class PlayerScore:
     goals: dict[str, int | None]
     score: Score
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """Return this player's object of the `score --json` contract."""
         return {"source": self.source, "player": self.player, "ok": self.ok, "violations": self.violations,
                 "goals": dict(self.goals), "score": self.score.to_json()}
@@ -102,7 +102,7 @@ class GameScore:
     problems: tuple[str, ...]
     unchecked: tuple[str, ...] = ()
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """Return the `score --json` contract object."""
         return {"players": [p.to_json() for p in self.players], "winners": list(self.winners),
                 "problems": list(self.problems), "unchecked": list(self.unchecked)}
@@ -140,7 +140,7 @@ def _rating_bands(value: object, what: str) -> tuple[tuple[int, str], ...]:
     return tuple(_rating_band(band, what) for band in json_list(value, what, longest=16))
 
 
-def _named(value: object, what: str) -> dict:
+def _named(value: object, what: str) -> dict[str, object]:
     """Check a JSON object whose keys are short names (sides, levels)."""
     obj = json_object(value, what, longest=16)
     for key in obj:
@@ -174,7 +174,7 @@ def _rating_band(value: object, what: str) -> tuple[int, str]:
     return json_int(band[0], what, 0, 10 * MAX_POINTS), json_str(band[1], what, longest=80)
 
 
-def scoring_to_json(scoring: Scoring, **extra: object) -> dict:
+def scoring_to_json(scoring: Scoring, **extra: object) -> dict[str, object]:
     """Return the `hashi-scoring/1` object for a Scoring, with any extra keys."""
     return {
         "format": "hashi-scoring/1", "per_circled": scoring.per_circled,

@@ -143,10 +143,11 @@ def _init(side: BoardSide, deck: Deck, scoring: Scoring, setup: Setup, seed: int
                  share_deals=share_deals)
 
 
-def _init_worker(*args) -> None:
+def _init_worker(side: BoardSide, deck: Deck, scoring: Scoring, setup: Setup, seed: int, partial: bool,
+                 share_deals: bool) -> None:
     """Set up a worker process; Ctrl-C is left to the parent, which stops the pool and exits 130."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _init(*args)
+    _init(side, deck, scoring, setup, seed, partial, share_deals)
 
 
 def _run_chunk(task: tuple[str, int, int]) -> list[GameRecord]:

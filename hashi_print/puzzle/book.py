@@ -82,7 +82,7 @@ def load_puzzles(path: str | Path, progress: Callable[[int], None] | None = None
     out = []
     for done, (line, puzzle, given, extra) in enumerate(read_puzzle_lines(path), 1):
         result = solve(puzzle)
-        if result.status is not Status.UNIQUE:
+        if result.status is not Status.UNIQUE or result.solution is None:
             what = "has no solution" if result.status is Status.NONE else "has more than one solution"
             raise PuzzleError(f"the puzzle {what}; a book needs puzzles with exactly one",
                               source=str(path), line=line)
@@ -90,14 +90,15 @@ def load_puzzles(path: str | Path, progress: Callable[[int], None] | None = None
             raise PuzzleError("the solution given with the puzzle is not its (unique) solution",
                               source=str(path), line=line)
         stated = extra.get("difficulty")
-        if stated in GRADES:
+        if isinstance(stated, str) and stated in GRADES:
             got = Grade(stated)
         else:
             # A unique puzzle beyond the ladder is still sold as expert.
             got = grade(puzzle)
             got = got if got in GRADES else Grade.EXPERT
-        seed = extra.get("seed") if isinstance(extra.get("seed"), int) else None
-        made_by = extra.get("generator") if isinstance(extra.get("generator"), int) else None
+        stated_seed, stated_generator = extra.get("seed"), extra.get("generator")
+        seed = stated_seed if isinstance(stated_seed, int) else None
+        made_by = stated_generator if isinstance(stated_generator, int) else None
         out.append(BookPuzzle(puzzle, result.solution, got, format_tatham_id(puzzle), seed, made_by))
         if progress is not None:
             progress(done)

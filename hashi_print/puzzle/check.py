@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from hashi_print.puzzle.model import Puzzle, Solution
+
+Cell = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -73,7 +76,7 @@ def _between(a: tuple[int, int], z: tuple[int, int]) -> list[tuple[int, int]] | 
     return None
 
 
-def _connected(points: list[tuple[int, int]], pairs: dict) -> bool:
+def _connected(points: list[Cell], pairs: Mapping[tuple[Cell, Cell], int]) -> bool:
     """Tell whether the bridges join all the points into one group (depth-first search)."""
     if not points:
         return True

@@ -12,6 +12,8 @@ from hashi_print.files import BOM, is_file, parse_json, read_text
 from hashi_print.puzzle.model import Puzzle, Solution
 
 JSON_FORMAT = "hashi-puzzle/1"
+# One puzzle read from a file: its line, the puzzle, its solution if given, and the other JSON keys.
+PuzzleLine = tuple[int, Puzzle, Solution | None, dict[str, object]]
 _TATHAM = re.compile(r"^([0-9]+)x([0-9]+)((?:m[0-9]+)?L?)(?:[a-zA-Z][0-9]*)*:([0-9A-Za-z]*)$")
 _PUZZLINK = re.compile(r"^(?:https?://)?[^?]*\?hashi/([0-9]+)/([0-9]+)/([0-9a-z.+=%-]*)/?$")
 _DIGITS = re.compile(r"[0-9]{1,4}")
@@ -256,9 +258,9 @@ def format_has(puzzle: Puzzle) -> str:
 # --- JSON ---------------------------------------------------------------------------------------
 
 def puzzle_to_json(puzzle: Puzzle, solution: Solution | None = None, difficulty: str | None = None,
-                   seed: object = None) -> dict:
+                   seed: object = None) -> dict[str, object]:
     """Return the `hashi-puzzle/1` object of a puzzle, with the optional keys that are known."""
-    obj: dict = {"format": JSON_FORMAT, "width": puzzle.cols, "height": puzzle.rows,
+    obj: dict[str, object] = {"format": JSON_FORMAT, "width": puzzle.cols, "height": puzzle.rows,
                  "islands": [[i.row, i.col, i.clue] for i in puzzle.islands]}
     if solution is not None:
         obj["solution"] = solution.as_lists()
@@ -270,15 +272,16 @@ def puzzle_to_json(puzzle: Puzzle, solution: Solution | None = None, difficulty:
     return obj
 
 
-def puzzle_from_json(obj: object, source: str = "JSON") -> tuple[Puzzle, Solution | None, dict]:
+def puzzle_from_json(obj: object, source: str = "JSON") -> tuple[Puzzle, Solution | None, dict[str, object]]:
     """Read a `hashi-puzzle/1` object: the puzzle, its solution if given, and the other keys."""
     if not isinstance(obj, dict) or obj.get("format") != JSON_FORMAT:
         raise FormatError(f'expected a JSON object with "format": "{JSON_FORMAT}"', source=source)
     try:
         width = json_int(json_key(obj, "width", "the puzzle"), '"width"', 1, MAX_GRID)
         height = json_int(json_key(obj, "height", "the puzzle"), '"height"', 1, MAX_GRID)
-        islands = [_int_row(row, 3, f"island {n}") for n, row in
-                   enumerate(json_list(json_key(obj, "islands", "the puzzle"), '"islands"'), 1)]
+        islands = [(r, c, k) for n, row in
+                   enumerate(json_list(json_key(obj, "islands", "the puzzle"), '"islands"'), 1)
+                   for r, c, k in [_int_row(row, 3, f"island {n}")]]
         solution = None
         if obj.get("solution") is not None:
             solution = Solution.from_lists(_int_row(row, 5, f"bridge {n}") for n, row in
@@ -341,12 +344,12 @@ def read_puzzle(arg: str) -> Puzzle:
     return parse_puzzle(arg, "argument")
 
 
-def read_puzzle_lines(path: str | Path) -> list[tuple[int, Puzzle, Solution | None, dict]]:
+def read_puzzle_lines(path: str | Path) -> list[PuzzleLine]:
     """Read a file of puzzles, one per line (IDs, URLs or JSON objects), or one grid/.has/JSON puzzle."""
     return parse_puzzle_lines(read_text(path), str(path))
 
 
-def parse_puzzle_lines(text: str, source: str) -> list[tuple[int, Puzzle, Solution | None, dict]]:
+def parse_puzzle_lines(text: str, source: str) -> list[PuzzleLine]:
     """Parse puzzles one per line (IDs, URLs or JSON objects), or one grid/.has/JSON puzzle."""
     text = text.removeprefix(BOM)
     lines = [(n, ln.strip()) for n, ln in enumerate(text.splitlines(), 1)]
@@ -445,7 +448,7 @@ def _add(puzzle: Puzzle, counts: list[int], p: tuple[int, int], q: tuple[int, in
     for cell, idx in ((p, i), (q, j)):
         if idx is None:
             raise FormatError(f"{item}: there is no island at {cell_name(*cell)}", source=source)
-    lane = geo.lane_between(i, j)
+    lane = None if i is None or j is None else geo.lane_between(i, j)
     if lane is None:
         raise FormatError(f"{item}: {cell_name(*p)} and {cell_name(*q)} are not neighbours", source=source)
     if not 1 <= k <= 2:

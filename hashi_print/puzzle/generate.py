@@ -65,7 +65,7 @@ class GeneratedPuzzle:
     repairs: int
     generator: int = GENERATOR_VERSION
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """Return the `generate --json` object: `hashi-puzzle/1` plus density and generator version."""
         from hashi_print.puzzle.formats import puzzle_to_json
 
@@ -81,7 +81,7 @@ class GenerationStats:
     repairs: int = 0
     solver_calls: int = 0
     grader_calls: int = 0
-    rejections: Counter = field(default_factory=Counter)
+    rejections: Counter[str] = field(default_factory=Counter)
 
     def summary(self) -> str:
         """Say in one line how many attempts it took and why the others were rejected."""
@@ -269,7 +269,7 @@ class _Archipelago:
 
     def to_puzzle(self) -> tuple[Puzzle, Solution]:
         """Freeze the archipelago into a puzzle (clues = bridge sums) and its solution."""
-        clues = Counter()
+        clues: Counter[tuple[int, int]] = Counter()
         for (a, b), k in self.bridges.items():
             clues[a] += k
             clues[b] += k
@@ -444,7 +444,9 @@ def attempt(settings: Settings, seed: int, stats: GenerationStats,
             grade: Callable[[Puzzle], Grade] | None = None) -> GeneratedPuzzle | str:
     """Run one seeded attempt: a generated puzzle, or the name of the reason it was rejected."""
     if grade is None:
-        from hashi_print.puzzle.deduce import grade
+        from hashi_print.puzzle.deduce import grade as deduce_grade
+
+        grade = deduce_grade
     rng = random.Random(seed)
     stats.attempts += 1
     arch = grow(settings, rng)

@@ -19,7 +19,7 @@ class Progress:
     overfull: tuple[str, ...]
     complete: tuple[str, ...]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """Return the `check` contract object."""
         return {"solved": self.solved, "wrong": list(self.wrong), "overfull": list(self.overfull),
                 "complete": list(self.complete)}

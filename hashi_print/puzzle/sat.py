@@ -74,7 +74,7 @@ def pair_clauses(puzzle: Puzzle, e1: Sequence[int], e2: Sequence[int]) -> list[t
     if len(puzzle.islands) <= 2:
         return []
     clues = puzzle.clues
-    out = []
+    out: list[tuple[int, ...]] = []
     for lane in puzzle.geometry.lanes:
         a, b = clues[lane.a], clues[lane.b]
         if a == b == 1:
@@ -95,7 +95,8 @@ def clue_clauses(geo: Geometry, island: int, clue: int, e1: Sequence[int], e2: S
     if clue == 0:
         return [[-v] for v in lits]
     cnf = CardEnc.equals(lits=lits, bound=clue, vpool=pool, encoding=getattr(EncType, card))
-    return cnf.clauses
+    clauses: list[list[int]] = cnf.clauses
+    return clauses
 
 
 def direct_clue_clauses(geo: Geometry, clues: Sequence[int], e1: Sequence[int],
@@ -126,11 +127,11 @@ def _direct_plan(degree: int, clue: int) -> tuple[Callable[[Sequence[int]], tupl
         flat += [4 * pos + level - 1 + (2 if sign < 0 else 0) for pos, level, sign in template]
         cuts.append(slice(start, len(flat)))
     if len(flat) > 1:
-        pick = itemgetter(*flat)
-    else:
-        def pick(table: Sequence[int]) -> tuple[int, ...]:
-            """Pick the one literal or none (itemgetter needs two to return a tuple)."""
-            return tuple(table[j] for j in flat)
+        return itemgetter(*flat), tuple(cuts)
+
+    def pick(table: Sequence[int]) -> tuple[int, ...]:
+        """Pick the one literal or none (itemgetter needs two to return a tuple)."""
+        return tuple(table[j] for j in flat)
     return pick, tuple(cuts)
 
 
@@ -158,8 +159,9 @@ def reachability_clauses(geo: Geometry, e1: Sequence[int], pool: IDPool) -> list
     n = len(geo.positions)
     if n <= 1:
         return []
-    dist = lane_distances(geo, 0)
-    if any(d is None for d in dist):
+    reach = lane_distances(geo, 0)
+    dist = [d for d in reach if d is not None]
+    if len(dist) < n:
         return [[]]
     steps = n - 1
 
@@ -169,7 +171,8 @@ def reachability_clauses(geo: Geometry, e1: Sequence[int], pool: IDPool) -> list
             return None
         if i == 0:
             return None
-        return pool.id(("r", i, t))
+        var: int = pool.id(("r", i, t))
+        return var
 
     out: list[list[int]] = []
     for t in range(1, steps + 1):
@@ -193,7 +196,8 @@ def reachability_clauses(geo: Geometry, e1: Sequence[int], pool: IDPool) -> list
                 out += [[-via, e1[k]], [-via, prev]]
                 support.append(via)
             out.append([-here, *support])
-    out += [[r(i, steps)] for i in range(1, n)]
+    # Every distance is below n, so each island's last variable exists.
+    out += [[var] for i in range(1, n) if (var := r(i, steps)) is not None]
     return out
 
 
@@ -204,9 +208,11 @@ def lane_distances(geo: Geometry, start: int) -> list[int | None]:
     queue = deque([start])
     while queue:
         i = queue.popleft()
+        here = dist[i]
+        assert here is not None  # only reached islands enter the queue
         for j in geo.neighbours(i):
             if dist[j] is None:
-                dist[j] = dist[i] + 1
+                dist[j] = here + 1
                 queue.append(j)
     return dist
 

@@ -24,7 +24,7 @@ class SolveResult:
     seconds: float
     cuts: int = 0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """Return the `solve --json` contract object."""
         return {"status": self.status, "solution": self.solution.as_lists() if self.solution else None,
                 "seconds": round(self.seconds, 6)}
@@ -112,7 +112,7 @@ def solutions(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
         while True:
             started = clock()
             found = solver.solve()
-            model = solver.get_model() if found else None
+            model: list[int] = solver.get_model() if found else []
             searched = clock()
             stats.search += searched - started
             if not found:
@@ -161,12 +161,13 @@ def solve_traced(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195"
     _check_options(mode, backend)
     enc = encode(puzzle, mode, card)
     variables = max((abs(v) for c in enc.clauses for v in c), default=0)
-    stats = SolveStats(rounds=[])
+    kept: list[tuple[tuple[int, ...], list[list[int]], list[list[int]]]] = []
+    stats = SolveStats(rounds=kept)
     result = solve(puzzle, mode, backend, card, stats)
     lane_of = {v: k for k, v in enumerate(enc.e1)}
     rounds = tuple(Round(tuple(counts), tuple(tuple(g) for g in groups),
                          tuple(tuple(lane_of[v] for v in clause) for clause in cuts))
-                   for counts, groups, cuts in stats.rounds)
+                   for counts, groups, cuts in kept)
     return TracedSolve(result, variables, len(enc.clauses), rounds)
 
 

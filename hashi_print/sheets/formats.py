@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from hashi_print.errors import FormatError, HashiError
 from hashi_print.files import BOM, parse_json, read_text
 from hashi_print.game.board import BoardSide, builtin_side, load_side
 from hashi_print.game.deck import CARDS_PLAYED, DECK_SIZE, GOALS, Card
+from hashi_print.game.rules import Move
 
 SHEET_HEADER = "hashi-sheet 1"
 RECORD_HEADER = "hashi-record 1"
@@ -31,6 +33,7 @@ DOUBT_MARK = "?"
 MAX_DOUBTS = 200
 # A full sheet has a few dozen words; this many means the file is something else.
 MAX_WORDS = 2000
+T = TypeVar("T")
 MAX_NAME = 80
 
 _NUMERAL = re.compile(r"([A-Za-z]+)([0-9]{1,3})", re.ASCII)
@@ -376,7 +379,7 @@ def _parse_json(text: str, source: str, layout: BoardSide | None, base: Path | N
         raise err.located(source) from None
 
 
-def _json_side(obj: dict, base: Path | None) -> BoardSide:
+def _json_side(obj: Mapping[str, object], base: Path | None) -> BoardSide:
     """Load the side a JSON sheet names with "side" or "layout"."""
     for key in ("side", "layout"):
         if key in obj:
@@ -384,7 +387,7 @@ def _json_side(obj: dict, base: Path | None) -> BoardSide:
     raise FormatError('expected a "side" or "layout" key')
 
 
-def _json_str(obj: dict, key: str) -> str:
+def _json_str(obj: Mapping[str, object], key: str) -> str:
     """Return obj[key] as a string, or raise FormatError naming the key."""
     value = obj.get(key)
     if not isinstance(value, str):
@@ -392,7 +395,7 @@ def _json_str(obj: dict, key: str) -> str:
     return value
 
 
-def _json_list(obj: dict, key: str, kind: type | tuple[type, ...] = str) -> list:
+def _json_list(obj: Mapping[str, object], key: str, kind: type[T]) -> list[T]:
     """Return obj[key] as a list of `kind` items (empty when absent)."""
     value = obj.get(key, [])
     if not isinstance(value, list) or len(value) > MAX_WORDS or not all(
@@ -401,14 +404,15 @@ def _json_list(obj: dict, key: str, kind: type | tuple[type, ...] = str) -> list
     return value
 
 
-def _json_sheet(obj: dict, source: str, side: BoardSide) -> Sheet:
+def _json_sheet(obj: Mapping[str, object], source: str, side: BoardSide) -> Sheet:
     """Build a Sheet from its JSON object."""
     player = _player([_json_str(obj, "player")], None) if obj.get("player") is not None else None
-    numerals = tuple((*parse_numeral(side, t, None), None) for t in _json_list(obj, "numbers"))
-    bridges = tuple((a, b, None) for t in _json_list(obj, "bridges") for a, b in parse_bridge(side, t, None))
+    numerals = tuple((*parse_numeral(side, t, None), None) for t in _json_list(obj, "numbers", str))
+    bridges = tuple((a, b, None) for t in _json_list(obj, "bridges", str)
+                    for a, b in parse_bridge(side, t, None))
     circled = None
     if "circled" in obj:
-        circled = tuple((label_index(side, t, None), None) for t in _json_list(obj, "circled"))
+        circled = tuple((label_index(side, t, None), None) for t in _json_list(obj, "circled", str))
     cards = None
     if "cards" in obj:
         cards = tuple((_parse_int(str(t), 1, DECK_SIZE, "a card-strip position", None), None)
@@ -423,7 +427,7 @@ def _json_sheet(obj: dict, source: str, side: BoardSide) -> Sheet:
                  cards, _bonus_pairs(tokens))
 
 
-def _json_record(obj: dict, source: str, side: BoardSide) -> Record:
+def _json_record(obj: Mapping[str, object], source: str, side: BoardSide) -> Record:
     """Build a Record from its JSON object."""
     player = _player([_json_str(obj, "player")], None) if obj.get("player") is not None else None
     setup = None
@@ -444,7 +448,7 @@ def _json_record(obj: dict, source: str, side: BoardSide) -> Record:
         number = t.get("number")
         if number is not None and not isinstance(number, str):
             raise FormatError(f'turn {pos}: expected "number" to be a string like "D5" or null')
-        parts = {"number": [number or "-"], "bridges": _json_list(t, "bridges") or ["-"]}
+        parts = {"number": [number or "-"], "bridges": _json_list(t, "bridges", str) or ["-"]}
         card = parse_card(str(t.get("card")), None)
         turns.append(RecordTurn(pos, card, *_turn_move(side, parts, None), None))
     return Record(source, side, player, setup, tuple(turns))
@@ -483,8 +487,8 @@ def format_record(record: Record, side_text: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def record_from_moves(side: BoardSide, setup: tuple[int, int] | None, cards: list[Card] | tuple[Card, ...],
-                      moves: list | tuple, player: str | None = None, source: str = "record") -> Record:
+def record_from_moves(side: BoardSide, setup: tuple[int, int] | None, cards: Sequence[Card],
+                      moves: Sequence[Move], player: str | None = None, source: str = "record") -> Record:
     """Build a Record from a played game: setup (island, value), the cards and the rules' Moves."""
     lanes = side.geometry.lanes
     turns = tuple(

@@ -10,6 +10,10 @@ top-right, bottom-right, bottom-left; so ids 0-23 are used.
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import cv2
 
 DICTIONARY = "DICT_4X4_50"
 BITS = 4
@@ -20,7 +24,7 @@ PAPERS = ("a4", "letter")
 Grid = tuple[tuple[int, ...], ...]
 
 
-def aruco_dictionary():
+def aruco_dictionary() -> cv2.aruco.Dictionary:
     """The OpenCV predefined dictionary the sheet markers come from."""
     import cv2
 

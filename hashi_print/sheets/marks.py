@@ -6,10 +6,11 @@ photo reader, which produces the same value from a picture.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hashi_print.game.board import BoardSide
-from hashi_print.game.deck import GOALS, Deck
+from hashi_print.game.deck import GOALS, Card, Deck
 from hashi_print.sheets.formats import Record, Sheet, format_sheet
 from hashi_print.sheets.validate import validate
 
@@ -52,7 +53,7 @@ def marks_of(doc: Sheet | Record, deck: Deck) -> Marks:
     return Marks(side, state.numerals, state.bridges, circled, cards, goals, doc.player, setup)
 
 
-def _strip_positions(deck: Deck, played: list) -> list[int]:
+def _strip_positions(deck: Deck, played: Sequence[Card]) -> list[int]:
     """The card-strip positions (from 1) a player crosses off for the cards played, leftmost free first."""
     free = list(range(len(deck.cards)))
     out = []

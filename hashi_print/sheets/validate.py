@@ -51,9 +51,10 @@ class Violation:
     message: str
     turn: int | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """Return the contract JSON object of this violation."""
-        out: dict = {"rule": self.rule, "where": self.where, "line": self.line, "message": self.message}
+        out: dict[str, object] = {"rule": self.rule, "where": self.where, "line": self.line,
+                                  "message": self.message}
         if self.turn is not None:
             out["turn"] = self.turn
         return out
@@ -80,7 +81,7 @@ class Report:
         """True when no rule is broken."""
         return not self.violations
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """Return the `validate --json` contract object (with extra keys for the rule set and input)."""
         return {
             "ok": self.ok, "score": self.score.to_json() if self.score is not None else None,
