@@ -177,3 +177,26 @@ export class Board {
     });
   }
 }
+
+// A game sheet drawn as on paper: each island's label, its flag on the circle's upper right and a ring when
+// circled. marks: {text(i), circled: Set of labels, pending: labels outlined, lanes: lane names drawn
+// this turn, flagNames: {red, blue}}.
+export const FLAG_H = 9;   // a flag's cloth height in board units; the letter's size in style.css fits it
+
+export function drawSheet(board, counts, marks) {
+  const islands = board.view.islands;
+  board.draw(counts, {
+    hitLanes: true,
+    islandText: marks.text,
+    islandClass: (i) => [marks.circled.has(islands[i].label) ? "circled" : "",
+      islands[i].flag ? `flag-${islands[i].flag}` : "", marks.pending.includes(islands[i].label) ? "pending" : ""].join(" "),
+    laneClass: (k) => (marks.lanes.includes(board.view.lanes[k].name) ? "pending" : ""),
+    extra: (i, g, cx, cy) => {
+      const isl = islands[i];
+      const label = el("text", {x: cx - UNIT * 0.42, y: cy - UNIT * 0.3, class: "label"}, g);
+      label.textContent = isl.label;
+      if (isl.flag) drawFlag(g, isl.flag, cx + UNIT * 0.26, cy - UNIT * 0.27, FLAG_H, marks.flagNames[isl.flag]);
+      if (marks.circled.has(isl.label)) el("circle", {cx, cy, r: UNIT * 0.46, class: "ring"}, g);
+    },
+  });
+}

@@ -1,6 +1,6 @@
 // The solo roll-and-write game: the server deals, referees every turn and scores; this page draws.
 import {post, setStatus} from "./api.js";
-import {Board, drawFlag, el, UNIT} from "./board.js";
+import {Board, drawFlag, drawSheet, el, FLAG_H} from "./board.js";
 import {T} from "./strings.js";
 
 const STORE = "hashi-solo";
@@ -11,7 +11,6 @@ let state = null;      // the server's answer for the turns played so far
 let pending = {number: null, bridges: []};
 let setupIsland = null;
 
-const FLAG_H = 9;      // a flag's cloth height in board units; the letter's size in style.css fits it
 const labelOf = (i) => game.info.layout.islands[i].label;
 
 function save() {
@@ -27,29 +26,17 @@ function counts() {
 
 function draw() {
   const numerals = state ? state.numerals : {};
-  const circled = new Set(state ? state.circled : []);
-  board.draw(counts(), {
-    hitLanes: true,
-    islandText: (i) => {
+  drawSheet(board, counts(), {
+    text: (i) => {
       const label = labelOf(i);
       if (label in numerals) return String(numerals[label]);
       if (pending.number === label && state && state.card) return String(state.card.numeral);
       return "";
     },
-    islandClass: (i) => {
-      const isl = game.info.layout.islands[i];
-      return [circled.has(isl.label) ? "circled" : "", isl.flag ? `flag-${isl.flag}` : "",
-        pending.number === isl.label || setupIsland === isl.label ? "pending" : ""].join(" ");
-    },
-    laneClass: (k) => (pending.bridges.includes(game.info.layout.lanes[k].name) ? "pending" : ""),
-    extra: (i, g, cx, cy) => {
-      const isl = game.info.layout.islands[i];
-      const label = el("text", {x: cx - UNIT * 0.42, y: cy - UNIT * 0.3, class: "label"}, g);
-      label.textContent = isl.label;
-      // the pole stands on the circle's upper right, as on the printed sheet
-      if (isl.flag) drawFlag(g, isl.flag, cx + UNIT * 0.26, cy - UNIT * 0.27, FLAG_H, T.flagNames[isl.flag]);
-      if (circled.has(isl.label)) el("circle", {cx, cy, r: UNIT * 0.46, class: "ring"}, g);
-    },
+    circled: new Set(state ? state.circled : []),
+    pending: [pending.number, setupIsland].filter(Boolean),
+    lanes: pending.bridges,
+    flagNames: T.flagNames,
   });
 }
 

@@ -1,0 +1,17 @@
+// Making a table: the server picks a code nobody can guess and gives this browser the host's token.
+import {_} from "./strings.js";
+import {call, remember, setStatus} from "./table_common.js";
+
+document.getElementById("new-table").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const form = new FormData(e.target);
+  const seed = form.get("seed") === "" ? null : Number(form.get("seed"));
+  try {
+    setStatus(_("Making the table…"));
+    const made = await call("POST", "", {body: {side: form.get("side"), seed, keep_photos: form.get("keep_photos") === "on"}});
+    remember(made.code, {host: made.host_token, join: made.join_url});
+    location.assign(`/table/${made.code}/host`);
+  } catch (err) {
+    setStatus(err.message, "error");
+  }
+});
