@@ -701,11 +701,17 @@ def _seed_list(text: str) -> list[int]:
               help="Processes that solve, generate and give hints.")
 @click.option("--time-limit", type=click.FloatRange(0.5, 600), default=10.0, show_default=True,
               help="Seconds one request may compute before it is stopped.")
-def serve_cmd(host: str, port: int, workers: int, time_limit: float) -> None:
-    """Serve the web app: play puzzles with hints, the solver lab, and the Hashi game solo or with cards."""
+@click.option("--db", type=click.Path(dir_okay=False), default=None,
+              help="SQLite file of the game-night tables (default: tables.sqlite in the user's data folder); "
+                   "a server restarted on it carries on every table.")
+def serve_cmd(host: str, port: int, workers: int, time_limit: float, db: str | None) -> None:
+    """Serve the web app: play puzzles with hints, the solver lab, the Hashi game solo, with cards or as a
+    game night at a table (with --host 0.0.0.0 it prints the address phones join at)."""
     from hashi_print.web.app import Settings, serve
+    from hashi_print.web.tables import table_config
 
-    serve(host, port, Settings(workers=workers, seconds=time_limit), click.echo)
+    serve(host, port, Settings(workers=workers, seconds=time_limit,
+                               tables=table_config(host, port, db, click.echo)), click.echo)
 
 
 def _book_from_bank(bank_file: str | None, name: str | None, count: int, size: str, sizes: str | None,

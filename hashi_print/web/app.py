@@ -26,7 +26,7 @@ from hashi_print.game.scoring import SoloLevel, load_scoring
 from hashi_print.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, language, ngettext, pgettext, translations
 from hashi_print.puzzle.model import GRADES
 from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES, MODES
-from hashi_print.web import tasks
+from hashi_print.web import tables, tasks
 from hashi_print.web.pool import WorkPool
 
 log = logging.getLogger(__name__)
@@ -56,10 +56,11 @@ class BadRequest(HashiError):
 
 @dataclass(frozen=True)
 class Settings:
-    """How the server runs: worker processes and the time limit of one job."""
+    """How the server runs: worker processes, the time limit of one job, and the game-night tables."""
 
     workers: int = 2
     seconds: float = 10.0
+    tables: tables.TableConfig = tables.TableConfig()
 
 
 def _static_files() -> dict[str, tuple[bytes, str]]:
@@ -408,7 +409,8 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
 def create_app(settings: Settings | None = None) -> SecurityHeaders:
     """Build the web app with its worker pool."""
     settings = settings or Settings()
-    app = Starlette(routes=routes(), exception_handlers={HTTPException: not_found}, lifespan=lifespan)
+    app = Starlette(routes=[*routes(), *tables.routes(settings.tables)],
+                    exception_handlers={HTTPException: not_found}, lifespan=lifespan)
     app.state.site = Site.load()
     app.state.pool = WorkPool(settings.workers, settings.seconds, preload=("hashi_print.web.tasks",))
     return SecurityHeaders(app)

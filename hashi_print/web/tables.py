@@ -12,7 +12,7 @@ import socket
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 
 import anyio
@@ -23,10 +23,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from hashi_print.errors import HashiError
+from hashi_print.game.board import builtin_side
 from hashi_print.i18n import N_, language
 from hashi_print.jobs.table import paper, service
 from hashi_print.jobs.table.model import NoTable, TableError, TooLarge, clean_code
 from hashi_print.jobs.table.store import Event, TableStore, default_path, events_after, last_event
+from hashi_print.web import tasks
 
 log = logging.getLogger(__name__)
 
@@ -226,8 +228,9 @@ async def settle(request: Request, hub: Hub) -> object:
 
 @answer()
 async def view(request: Request, hub: Hub) -> object:
-    """GET /api/tables/{code}: the table as anyone with the code sees it."""
-    return service.table_view(hub.store, request.path_params["code"])
+    """GET /api/tables/{code}: the table as anyone with the code sees it, with its board side drawn."""
+    shown = service.table_view(hub.store, request.path_params["code"])
+    return shown | {"layout": _side_view(shown["side"])}
 
 
 @answer()
@@ -282,6 +285,12 @@ def _sse(event: Event) -> dict:
     return {"event": event.kind, "id": str(event.id), "data": event.data}
 
 
+@cache
+def _side_view(side: str) -> dict:
+    """A board side as the pages draw it (the same view as the solo game's)."""
+    return tasks.side_view(builtin_side(side))
+
+
 async def qr_code(request: Request, hub: Hub) -> Response:
     """GET /table/{code}/qr.svg: the join link as a QR code, made here (nothing leaves the server)."""
     try:
@@ -332,8 +341,29 @@ def lan_address() -> str | None:
     return None if found.startswith("127.") or found == "0.0.0.0" else found
 
 
-def database(path: str | None) -> str | None:
-    """The table store's path as given on the command line, checked to be openable now."""
-    if path is not None:
-        TableStore(Path(path)).close()
-    return path
+LAN_WARNING = ("warning: every device on this network can now open the app: anyone who reaches this address "
+               "can make tables, and anyone with a table's code can watch it and join before the first card. "
+               "Codes and tokens travel unencrypted (plain HTTP). Serve on a network you trust and stop the "
+               "server after the game.")
+
+
+def table_config(host: str, port: int, db: str | None, announce: Callable[[str], None]) -> TableConfig:
+    """The tables' settings for `serve`: the store (opened now, so a bad --db fails before the server
+    starts) and, when the server listens beyond this computer, the join address, announced with a warning."""
+    TableStore(Path(db) if db else default_path()).close()
+    if host in ("0.0.0.0", "::"):
+        found = lan_address()
+    elif host.startswith("127.") or host in ("localhost", "::1"):
+        return TableConfig(db)
+    else:
+        found = host
+    if found is None:
+        announce("no local network address found: players join at this computer's address, port "
+                 f"{port}, /table/CODE")
+        announce(LAN_WARNING)
+        return TableConfig(db)
+    url = f"http://{f'[{found}]' if ':' in found else found}:{port}"
+    announce(f"game night: players join at {url}/table/CODE (the host page at {url}/table/new shows "
+             f"the code and a QR code)")
+    announce(LAN_WARNING)
+    return TableConfig(db, url)

@@ -50,6 +50,7 @@ function render() {
     return li;
   }));
   if (!view.players.length) setStatus(_("Waiting for players: they scan the code or open the link."));
+  else if (document.getElementById("status").textContent === _("Waiting for players: they scan the code or open the link.")) setStatus("");
   showCard();
   showScores(view);
 }

@@ -1,8 +1,7 @@
 // A player's page at a table: join with a name, choose the setup for the player on the left, then play
 // each revealed card on the phone (refereed by the server) or on paper (then photograph the sheet).
 import {Board, drawSheet} from "./board.js";
-import {_, ngettext} from "./strings.js";
-import {T} from "./strings.js";
+import {_, ngettext, T} from "./strings.js";
 import {call, cardBridges, code, goalNames, listen, remember, saved, setStatus, showScores, turnOf}
   from "./table_common.js";
 
