@@ -9,6 +9,24 @@ from functools import cached_property
 Cell = tuple[int, int]
 
 
+def group_roots(count: int, pairs: Iterable[tuple[int, int]]) -> list[int]:
+    """Join items 0..count-1 by `pairs` (union-find); return each item's group root, its smallest item."""
+    parent = list(range(count))
+    for a, b in pairs:
+        while parent[a] != a:
+            parent[a] = a = parent[parent[a]]
+        while parent[b] != b:
+            parent[b] = b = parent[parent[b]]
+        if a < b:
+            parent[b] = a
+        elif b < a:
+            parent[a] = b
+    # Links only ever point to a smaller item, so in item order each parent's root is already known.
+    for i, p in enumerate(parent):
+        parent[i] = parent[p]
+    return parent
+
+
 @dataclass(frozen=True)
 class Lane:
     """A straight path between two neighbouring islands; `a` < `b` are island indexes."""
@@ -65,27 +83,16 @@ class Geometry:
 
     def component_labels(self, lanes: Iterable[int]) -> list[int]:
         """Number each island's group over the given lanes, groups counted in order of their first island."""
-        parent = list(range(len(self.positions)))
         ends = self.ends
-        for k in lanes:
-            a, b = ends[k]
-            while parent[a] != a:
-                parent[a] = a = parent[parent[a]]
-            while parent[b] != b:
-                parent[b] = b = parent[parent[b]]
-            if a < b:
-                parent[b] = a
-            elif b < a:
-                parent[a] = b
+        label = group_roots(len(self.positions), (ends[k] for k in lanes))
         # Every root is its group's first island, so labelling in island order finds roots first.
-        label = parent
         count = 0
-        for i, p in enumerate(parent):
-            if p == i:
+        for i, root in enumerate(label):
+            if root == i:
                 label[i] = count
                 count += 1
             else:
-                label[i] = label[p]
+                label[i] = label[root]
         return label
 
     def components(self, lanes: Iterable[int]) -> list[list[int]]:

@@ -16,6 +16,7 @@ from hashi_print.game.board import BoardSide
 from hashi_print.game.deck import CARDS_PLAYED, Card, Deck
 from hashi_print.game.rules import GameState, Move, legal_moves
 from hashi_print.game.scoring import Scoring
+from hashi_print.geometry import group_roots
 
 ROOM_FREE = 99
 MAX_NUMERAL = 6
@@ -134,11 +135,7 @@ def strong_outlook(state: GameState, card: Card, context: Context,
 def evaluate(num: list[int], br: list[int], cnt: list[int], t: Tables, out: Outlook, per: float,
              bonus: tuple[float, float, float]) -> float:
     """Value of a position: circled points, chances of future circles, goals reached and their chances."""
-    blocked = [False] * len(br)
-    bridged = [k for k, b in enumerate(br) if b]
-    for k in bridged:
-        for j in t.crossings[k]:
-            blocked[j] = True
+    blocked = _blocks(br, t)
     chance = [0.0] * t.n
     wanting = [0] * 13
     open_need = 0
@@ -149,32 +146,52 @@ def evaluate(num: list[int], br: list[int], cnt: list[int], t: Tables, out: Outl
     for i in range(t.n):
         v = num[i]
         c = cnt[i]
-        if v and c == v:
+        if not v:
+            if c:
+                chance[i] = out.p_bare[c]
+                wanting[c] += 1
+                bare.append(i)
+            else:
+                chance[i] = out.p_empty[1 if t.flagged[i] else 0]
+        elif c == v:
             chance[i] = 1.0
             circled.append(i)
-            continue
-        if v:
-            need = v - c
-            avail = 0
-            for k, o in t.adj[i]:
-                if blocked[k] or br[k] == 2:
-                    continue
-                vo = num[o]
-                room = vo - cnt[o] if vo else ROOM_FREE
-                if room > 0:
-                    avail += min(2 - br[k], room)
-            if avail < need:
-                total -= out.dead
-            else:
-                chance[i] = out.p_need[need]
-                open_need += need
-                open_islands.append(i)
-        elif c:
-            chance[i] = out.p_bare[c]
-            wanting[c] += 1
-            bare.append(i)
+        elif _room(i, num, br, cnt, blocked, t) < v - c:
+            total -= out.dead
         else:
-            chance[i] = out.p_empty[1 if t.flagged[i] else 0]
+            chance[i] = out.p_need[v - c]
+            open_need += v - c
+            open_islands.append(i)
+    _share_supply(chance, bare, cnt, wanting, open_islands, open_need, out)
+    total += per * sum(chance)
+    circ = set(circled)
+    for flagged, value in ((t.red, bonus[0]), (t.blue, bonus[1])):
+        if value:
+            total += _colour_value(flagged, value, chance, circ, out)
+    if bonus[2]:
+        total += _six_value([k for k, b in enumerate(br) if b], t, out, bonus[2], chance, circ)
+    return total
+
+
+def _room(i: int, num: list[int], br: list[int], cnt: list[int], blocked: list[int], t: Tables) -> int:
+    """The bridges numbered island i could still get over its open lanes, given its neighbours' room."""
+    avail = 0
+    for k, o in t.adj[i]:
+        if blocked[k] or br[k] == 2:
+            continue
+        vo = num[o]
+        room = vo - cnt[o] if vo else ROOM_FREE
+        if room > 0:
+            avail += min(2 - br[k], room)
+    return avail
+
+
+def _share_supply(chance: list[float], bare: list[int], cnt: list[int], wanting: list[int],
+                  open_islands: list[int], open_need: int, out: Outlook) -> None:
+    """Scale the chances down where the cards left cannot serve every island that waits for them.
+
+    `wanting[c]` counts the bare (unnumbered) islands with c bridges, which wait for the numeral c.
+    """
     for i in bare:
         c = cnt[i]
         if wanting[c] > out.supply[c]:
@@ -185,79 +202,59 @@ def evaluate(num: list[int], br: list[int], cnt: list[int], t: Tables, out: Outl
         scale = out.ends_supply / open_need
         for i in open_islands:
             chance[i] *= scale
-    total += per * sum(chance)
-    circ = set(circled)
-    for flagged, value in ((t.red, bonus[0]), (t.blue, bonus[1])):
-        if not value:
-            continue
-        done = sum(1 for i in flagged if i in circ)
-        if done == len(flagged):
-            total += value
-        elif out.goal_model == "progress":
-            total += out.goal_weight * value * (done / len(flagged)) ** 2
-        elif out.goal_model == "soft":
-            mean = sum(chance[i] for i in flagged) / len(flagged)
-            total += out.goal_weight * value * mean ** out.goal_power
-        else:
-            p = 1.0
-            for i in flagged:
-                p *= chance[i]
-            total += out.goal_weight * value * p
-    if bonus[2]:
-        total += _six_value(bridged, t, out, bonus[2], chance, circ)
-    return total
+
+
+def _colour_value(flagged: tuple[int, ...], value: float, chance: list[float], circ: set[int],
+                  out: Outlook) -> float:
+    """A colour goal: its value when every flag of that colour is circled, else the outlook's share."""
+    done = sum(1 for i in flagged if i in circ)
+    if done == len(flagged):
+        return value
+    if out.goal_model == "progress":
+        return out.goal_weight * value * (done / len(flagged)) ** 2
+    if out.goal_model == "soft":
+        mean = sum(chance[i] for i in flagged) / len(flagged)
+        share: float = mean ** out.goal_power
+        return out.goal_weight * value * share
+    p = 1.0
+    for i in flagged:
+        p *= chance[i]
+    return out.goal_weight * value * p
 
 
 def _six_value(bridged: list[int], t: Tables, out: Outlook, value: float, chance: list[float],
                circ: set[int]) -> float:
     """The six-group goal: its value when reached, else a share for the best bridged group."""
     strict = out.goal_model == "progress"
-    check = len(circ) >= 6
-    # Two union-find forests (roots found by inline loops: this runs for every candidate move).
-    group = list(range(t.n))
-    circled_group = list(range(t.n))
     ends = t.ends
-    for k in bridged:
-        a, o = ends[k]
-        both = a in circ and o in circ
-        if check and both:
-            while circled_group[a] != a:
-                a = circled_group[a]
-            while circled_group[o] != o:
-                o = circled_group[o]
-            if a != o:
-                circled_group[a] = o
-            a, o = ends[k]
-        if both if strict else (chance[a] > 0 and chance[o] > 0):
-            while group[a] != a:
-                a = group[a]
-            while group[o] != o:
-                o = group[o]
-            if a != o:
-                group[a] = o
-    if check:
+    if strict or len(circ) >= 6:
+        # Groups of circled islands joined by bridges.
+        roots = group_roots(t.n, (ends[k] for k in bridged if ends[k][0] in circ and ends[k][1] in circ))
         sizes = [0] * t.n
         for i in circ:
-            while circled_group[i] != i:
-                i = circled_group[i]
-            sizes[i] += 1
-        if max(sizes) >= 6:
+            sizes[roots[i]] += 1
+        if len(circ) >= 6 and max(sizes) >= 6:
             return value
-    if strict:
-        full = [0] * t.n
-        for i in circ:
-            while group[i] != i:
-                i = group[i]
-            full[i] += 1
-        return out.goal_weight * value * (max(full) / 6) ** 2
+        if strict:
+            return out.goal_weight * value * (max(sizes) / 6) ** 2
+    # Groups of islands that may still be circled, joined by bridges, weighed by their chances.
+    roots = group_roots(t.n, (ends[k] for k in bridged if chance[ends[k][0]] > 0 and chance[ends[k][1]] > 0))
     expected = [0.0] * t.n
     for i in range(t.n):
         c = chance[i]
         if c > 0:
-            while group[i] != i:
-                i = group[i]
-            expected[i] += c
+            expected[roots[i]] += c
     return out.goal_weight * value * min(1.0, max(expected) / 6) ** 3
+
+
+def _blocks(br: list[int], t: Tables) -> list[int]:
+    """How many bridged lanes cross each lane."""
+    blocks = [0] * len(br)
+    for k, b in enumerate(br):
+        if b:
+            for j in t.crossings[k]:
+                blocks[j] += 1
+    return blocks
 
 
 @dataclass(frozen=True)
@@ -325,11 +322,7 @@ def _bridge_beam(num: list[int], br: list[int], cnt: list[int], bridges: int, t:
                  per: float, bonus: tuple[float, float, float], width: int,
                  partial: bool) -> list[tuple[float, tuple[int, ...]]]:
     """Place `bridges` bridges one at a time keeping the `width` best sequences; return complete ones."""
-    blocks0 = [0] * len(br)
-    for k, b in enumerate(br):
-        if b:
-            for j in t.crossings[k]:
-                blocks0[j] += 1
+    blocks0 = _blocks(br, t)
     beam: list[tuple[int, ...]] = [()]
     done: list[tuple[float, tuple[int, ...]]] = []
     for step in range(bridges):
@@ -374,12 +367,8 @@ def legal_places(state: GameState, card: Card, t: Tables) -> tuple[int, int]:
     """The card's legal placements now: islands that may take its numeral, lanes that may take a bridge."""
     num = [v or 0 for v in state.numerals]
     cnt = list(state.counts)
-    blocks = [0] * len(state.bridges)
-    for k, b in enumerate(state.bridges):
-        if b:
-            for j in t.crossings[k]:
-                blocks[j] += 1
     br = list(state.bridges)
+    blocks = _blocks(br, t)
     lanes = sum(1 for k in range(len(br)) if _usable(k, num, br, cnt, blocks, t))
     return len(numeral_choices(num, cnt, card, t)), lanes
 
@@ -390,11 +379,7 @@ def can_bridge(state: GameState, card: Card, context: Context) -> bool:
     num = [v or 0 for v in state.numerals]
     br = list(state.bridges)
     cnt = list(state.counts)
-    blocks = [0] * len(br)
-    for k, b in enumerate(br):
-        if b:
-            for j in t.crossings[k]:
-                blocks[j] += 1
+    blocks = _blocks(br, t)
 
     def place(left: int, start: int) -> bool:
         """Tell whether `left` more bridges fit on lanes from index `start` on."""
