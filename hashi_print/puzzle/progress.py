@@ -18,11 +18,13 @@ class Progress:
     wrong: tuple[str, ...]
     overfull: tuple[str, ...]
     complete: tuple[str, ...]
+    closed: tuple[str, ...] = ()
+    starved: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, object]:
-        """Return the `check` contract object."""
+        """Return the `check` contract object (closed and starved islands are added keys)."""
         return {"solved": self.solved, "wrong": list(self.wrong), "overfull": list(self.overfull),
-                "complete": list(self.complete)}
+                "complete": list(self.complete), "closed": list(self.closed), "starved": list(self.starved)}
 
 
 def progress(puzzle: Puzzle, counts: Sequence[int], solution: Solution | None) -> Progress:
@@ -44,7 +46,49 @@ def progress(puzzle: Puzzle, counts: Sequence[int], solution: Solution | None) -
     overfull = tuple(names[i] for i, n in enumerate(touching) if n > puzzle.clues[i])
     complete = tuple(names[i] for i, n in enumerate(touching) if n == puzzle.clues[i])
     solved = not check_solution(puzzle, Solution.from_lane_counts(geo, counts))
-    return Progress(solved, wrong, overfull, complete)
+    closed = tuple(names[i] for i in closed_groups(puzzle, counts, touching))
+    starved = tuple(names[i] for i in starved_islands(puzzle, counts, touching))
+    return Progress(solved, wrong, overfull, complete, closed, starved)
+
+
+def closed_groups(puzzle: Puzzle, counts: Sequence[int], touching: Sequence[int]) -> list[int]:
+    """Islands of a finished group cut off from the rest: all complete, joined, and not every island."""
+    geo = puzzle.geometry
+    group = list(range(len(puzzle.islands)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            group[i] = group[group[i]]
+            i = group[i]
+        return i
+
+    for lane, n in zip(geo.lanes, counts, strict=True):
+        if n:
+            group[root(lane.a)] = root(lane.b)
+    members: dict[int, list[int]] = {}
+    for i in range(len(puzzle.islands)):
+        members.setdefault(root(i), []).append(i)
+    if len(members) == 1:
+        return []
+    return sorted(i for found in members.values() if all(touching[j] == puzzle.clues[j] for j in found)
+                  for i in found)
+
+
+def starved_islands(puzzle: Puzzle, counts: Sequence[int], touching: Sequence[int]) -> list[int]:
+    """Islands that need more bridges than their lanes can still take (full lanes, crossed lanes, full
+    neighbours)."""
+    geo = puzzle.geometry
+    room = [clue - n for clue, n in zip(puzzle.clues, touching, strict=True)]
+
+    def free(k: int, i: int) -> int:
+        lane = geo.lanes[k]
+        if counts[k] == 0 and any(counts[c] for c in geo.crossings[k]):
+            return 0
+        other = lane.b if lane.a == i else lane.a
+        return max(0, min(2 - counts[k], room[other]))
+
+    return [i for i in range(len(puzzle.islands))
+            if room[i] > 0 and room[i] > sum(free(k, i) for k in geo.lanes_of[i])]
 
 
 def check_drawn(puzzle: Puzzle, counts: Sequence[int]) -> Progress:

@@ -18,7 +18,7 @@ from hashi_print.game.scoring import load_scoring, rating, rating_bands_of, scor
 from hashi_print.game.simulate import deal
 from hashi_print.i18n import _, language
 from hashi_print.puzzle.deduce import check_state, hint, island_names, lane_name
-from hashi_print.puzzle.formats import format_tatham_id, parse_bridges, parse_puzzle
+from hashi_print.puzzle.formats import column_letters, format_tatham_id, parse_bridges, parse_puzzle
 from hashi_print.puzzle.generate import generate
 from hashi_print.puzzle.model import Puzzle, Solution
 from hashi_print.puzzle.progress import progress
@@ -82,6 +82,7 @@ def puzzle_view(text: str) -> dict:
     return {
         "id": format_tatham_id(puzzle),
         "width": puzzle.cols, "height": puzzle.rows, "rows": puzzle.rows, "cols": puzzle.cols,
+        "col_names": [column_letters(c) for c in range(puzzle.cols)],
         "islands": [{"row": i.row, "col": i.col, "clue": i.clue, "name": names[k]}
                     for k, i in enumerate(puzzle.islands)],
         "lanes": [{"a": ln.a, "b": ln.b, "horizontal": ln.horizontal,
@@ -126,18 +127,20 @@ def hint_task(text: str, bridges: str, lang: str = "en") -> dict | None:
 
 
 @lru_cache(maxsize=256)
-def _unique_solution(puzzle_id: str) -> Solution | None:
-    """The solution of a puzzle when it is unique (cached: a page checks the same puzzle many times)."""
+def _solved(puzzle_id: str) -> tuple[str, Solution | None]:
+    """How many solutions a puzzle has ("none", "unique", "multiple") and its solution when unique
+    (cached: a page checks the same puzzle many times)."""
     result = solve(parse_puzzle(puzzle_id, "puzzle"))
-    return result.solution if result.status == "unique" else None
+    return result.status, result.solution if result.status == "unique" else None
 
 
 def check_task(text: str, bridges: str) -> dict:
-    """Compare the bridges drawn with the unique solution: wrong lanes, over-full and complete islands."""
+    """Compare the bridges drawn with the unique solution: wrong lanes, over-full, complete, cut-off and
+    starved islands, and whether the puzzle has no, one or several solutions."""
     puzzle = read_web_puzzle(text)
-    solution = _unique_solution(format_tatham_id(puzzle))
+    status, solution = _solved(format_tatham_id(puzzle))
     return {**progress(puzzle, _drawn_loose(puzzle, bridges), solution).to_json(),
-            "unique": solution is not None}
+            "unique": solution is not None, "solutions": status}
 
 
 def _drawn_loose(puzzle: Puzzle, bridges: str) -> tuple[int, ...]:

@@ -81,10 +81,20 @@ def page(browser):
 
 # --- helpers: where things are on the board, and the state the page holds --------------------
 
+UNIT = 40   # a cell's size in the boards' SVG units (board.js)
+
+
 def cell_point(page, svg: str, rows: int, cols: int, row: float, col: float) -> tuple[float, float]:
-    """Screen coordinates of a point given in cells (row, col may be fractional) on an SVG board."""
-    box = page.locator(svg).bounding_box()
-    return box["x"] + (col + 0.5) / cols * box["width"], box["y"] + (row + 0.5) / rows * box["height"]
+    """Screen coordinates of a point given in cells (row, col may be fractional) on an SVG board, through
+    the board's own transform (so labels and margins round the grid do not matter)."""
+    x, y = page.evaluate("""([sel, x, y]) => {
+      const svg = document.querySelector(sel);
+      const p = svg.createSVGPoint();
+      p.x = x; p.y = y;
+      const q = p.matrixTransform(svg.getScreenCTM());
+      return [q.x, q.y];
+    }""", [svg, (col + 0.5) * UNIT, (row + 0.5) * UNIT])
+    return x, y
 
 
 def lane_counts(page, lanes: int) -> list[int]:
@@ -183,8 +193,10 @@ def test_colours_check_hint_undo_across_the_hint_reload_and_share(page, server):
     play = open_play(page, server)
     solution = solve(play.puzzle).solution.lane_counts(play.geo)
     # an island with clue 1: a double bridge over-fills it (red), a single one completes it (green)
-    i = next(n for n, isl in enumerate(play.puzzle.islands) if isl.clue == 1)
-    k = play.geo.lanes_of[i][0]
+    # (whose neighbour takes more than 1: a bridge between two 1s closes a group, flagged instead)
+    geo, clues = play.geo, play.puzzle.clues
+    i, k = next((n, k) for n, c in enumerate(clues) if c == 1
+                for k in geo.lanes_of[n] if clues[geo.lanes[k].a + geo.lanes[k].b - n] > 1)
     name = play.page.locator(f"#board .island >> nth={i}").get_attribute("data-island")
     x, y = play.water_xy(k) if play.geo.lanes[k].cells else play.island_xy(i)
     page.mouse.click(x, y)

@@ -5,6 +5,7 @@ export const UNIT = 40;
 // Water round a game sheet's grid: the flags of its top row and right column stand outside the grid,
 // and a phone's screen edge would cut them off.
 const SHEET_PAD = 0.3 * UNIT;
+const LABEL_MARGIN = 0.6 * UNIT;
 
 export function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(NS, name);
@@ -51,8 +52,27 @@ export class Board {
       }
     });
     this.pad = this.sheet ? SHEET_PAD : 0;
+    // Row numbers and column letters beside a classic board, as hints name the islands (C4).
+    this.labels = Boolean(options.labels) && Array.isArray(view.col_names);
+    this.margin = this.labels ? LABEL_MARGIN : 0;
     const pad = this.pad;
-    svg.setAttribute("viewBox", `${-pad} ${-pad} ${view.cols * UNIT + 2 * pad} ${view.rows * UNIT + 2 * pad}`);
+    const m = this.margin;
+    svg.setAttribute("viewBox", `${-pad - m} ${-pad - m} ${view.cols * UNIT + 2 * pad + m} ${view.rows * UNIT + 2 * pad + m}`);
+  }
+
+  // The next island on the same row or column toward (dr, dc); off that line only when it has none.
+  islandToward(i, dr, dc) {
+    const isl = this.view.islands[i];
+    let best = -1;
+    let bestScore = Infinity;
+    this.view.islands.forEach((o, j) => {
+      const ahead = dr ? (o.row - isl.row) * dr : (o.col - isl.col) * dc;
+      const aside = dr ? Math.abs(o.col - isl.col) : Math.abs(o.row - isl.row);
+      if (j === i || ahead <= 0) return;
+      const score = aside * 10000 + ahead;
+      if (score < bestScore) { best = j; bestScore = score; }
+    });
+    return best;
   }
 
   centre(i) {
@@ -99,34 +119,31 @@ export class Board {
     return this.view.lanes.findIndex((l) => (l.a === i && l.b === j) || (l.a === j && l.b === i));
   }
 
-  // The next island from i in direction (dr, dc) on the grid, for keyboard moves, or -1.
-  islandToward(i, dr, dc) {
-    const isl = this.view.islands[i];
-    let best = -1;
-    let bestScore = Infinity;
-    this.view.islands.forEach((o, j) => {
-      const ahead = dr ? (o.row - isl.row) * dr : (o.col - isl.col) * dc;
-      const aside = dr ? Math.abs(o.col - isl.col) : Math.abs(o.row - isl.row);
-      if (j === i || ahead <= 0) return;
-      const score = ahead + 2 * aside;
-      if (score < bestScore) { best = j; bestScore = score; }
-    });
-    return best;
-  }
-
   // Whether a built lane crosses lane k (from the server's crossing lists).
   crossesBuilt(k, counts) {
     return this.view.crossings[k].some((c) => counts[c] > 0);
   }
 
-  // look: {islandText(i), islandClass(i), laneClass(k), ghost(k) to dash an empty lane,
-  //        extra(i, g, cx, cy) for island decorations, cursor: i, selected: i, hitLanes: bool}
+  // look: {islandText(i), islandClass(i), laneClass(k), ghost(k) to dash an empty lane, marked(k) to cross
+  //        one out, laneUnder(k) a class for a wide line under the lane, extra(i, g, cx, cy) for island
+  //        decorations, cursor: i, selected: i, hitLanes: bool}
   draw(counts, look) {
     const svg = this.svg;
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     const {rows, cols} = this.view;
     const pad = this.pad;
     el("rect", {x: -pad, y: -pad, width: cols * UNIT + 2 * pad, height: rows * UNIT + 2 * pad, class: "water"}, svg);
+    if (this.labels) {
+      const names = el("g", {class: "axis", "aria-hidden": "true"}, svg);
+      this.view.col_names.forEach((name, c) => {
+        el("text", {x: (c + 0.5) * UNIT, y: -this.margin / 2, "text-anchor": "middle", "dominant-baseline": "central"},
+          names).textContent = name;
+      });
+      for (let r = 0; r < rows; r++) {
+        el("text", {x: -this.margin / 2, y: (r + 0.5) * UNIT, "text-anchor": "middle", "dominant-baseline": "central"},
+          names).textContent = String(r + 1);
+      }
+    }
     const guides = el("g", {class: "guides"}, svg);
     if (this.sheet) {
       this.view.lanes.forEach((lane) => {
@@ -148,6 +165,7 @@ export class Board {
       const cls = `bridge ${look.laneClass ? look.laneClass(k) : ""}`;
       const g = el("g", {"data-lane": lane.name, class: cls}, bridges);
       const n = counts[k];
+      if (look.laneUnder && look.laneUnder(k)) el("line", {x1, y1, x2, y2, class: look.laneUnder(k)}, g);
       const offsets = n === 2 ? [-4, 4] : n === 1 ? [0] : [];
       for (const d of offsets) {
         const [ox, oy] = lane.horizontal ? [0, d] : [d, 0];
@@ -155,6 +173,14 @@ export class Board {
       }
       if (n === 0 && look.ghost && look.ghost(k)) {
         el("line", {x1, y1, x2, y2, class: "ghost"}, g);
+      }
+      if (n === 0 && look.marked && look.marked(k)) {
+        // "no bridge here": a cross in the middle of the lane
+        const mx = (x1 + x2) / 2;
+        const my = (y1 + y2) / 2;
+        const d = UNIT * 0.16;
+        el("path", {d: `M${mx - d},${my - d}L${mx + d},${my + d}M${mx - d},${my + d}L${mx + d},${my - d}`,
+          class: "nobridge"}, g);
       }
       if (look.hitLanes) {
         el("line", {x1, y1, x2, y2, class: "hit", "data-lane": lane.name}, g);
@@ -199,4 +225,10 @@ export function drawSheet(board, counts, marks) {
       if (marks.circled.has(isl.label)) el("circle", {cx, cy, r: UNIT * 0.46, class: "ring"}, g);
     },
   });
+}
+
+// Say something to screen readers through the page's live region (a move, where the cursor is).
+export function announce(text) {
+  const node = document.getElementById("announce");
+  if (node) node.textContent = text;
 }

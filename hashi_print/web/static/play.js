@@ -1,25 +1,37 @@
-// Playing a classic puzzle: every control, undo/redo, hints, checks, the win, reload and share.
+// Playing a classic puzzle: every control, undo/redo, marks, locks, hints, checks, solve, the timer,
+// the win, reload and share.
 import {post, setStatus} from "./api.js";
-import {Board} from "./board.js";
+import {announce, Board, el, UNIT} from "./board.js";
+import {clock, recordSolved} from "./mine.js";
 import {T, word} from "./strings.js";
 
 const svg = document.getElementById("board");
 const params = new URLSearchParams(location.search);
 const LAST = "hashi-play:last";
+const LONG_PRESS = 500;   // ms a finger rests before a press counts as a long one (mark / lock)
 
 let board = null;
 let view = null;
-let history = [];      // lane counts as strings, oldest first
+let history = [];      // one character per lane: 0, 1, 2 bridges or x ("no bridge here"), oldest first
 let pos = 0;           // index of the current position in history
-let status = {complete: new Set(), overfull: new Set(), wrong: new Set(), solved: false};
+let status = {complete: new Set(), overfull: new Set(), wrong: new Set(), closed: new Set(), starved: new Set(),
+  solved: false, solutions: "unique"};
 let showWrong = false;
 let highlight = new Set();
+let hinted = new Set();
 let mistakeLanes = new Set();
+let locked = new Set();
 let cursor = 0;
 let selected = -1;
+let keyboard = false;  // the cursor shows only once the keyboard is used
 let checkSeq = 0;
+let hints = 0;
+let revealed = false;
+let seconds = 0;
 
-const counts = () => history[pos].split("").map(Number);
+const counts = () => history[pos].split("").map((ch) => (ch === "x" ? 0 : Number(ch)));
+const marked = () => new Set(history[pos].split("").flatMap((ch, k) => (ch === "x" ? [k] : [])));
+const named = (set, i) => set.has(view.islands[i].name);
 
 function bridgesText(c) {
   return view.lanes.map((lane, k) => c[k] === 2 ? lane.name.replace("-", "=") : c[k] === 1 ? lane.name : "")
@@ -30,28 +42,79 @@ function storageKey() { return `hashi-play:${view.id}`; }
 
 function save() {
   const c = history[pos];
-  const url = `/play?p=${encodeURIComponent(view.id)}${/[12]/.test(c) ? `&b=${c}` : ""}`;
+  const digits = c.replace(/x/g, "0");
+  const url = `/play?p=${encodeURIComponent(view.id)}${/[12]/.test(digits) ? `&b=${digits}` : ""}`;
   window.history.replaceState(null, "", url);
   document.getElementById("share").href = url;
-  localStorage.setItem(storageKey(), JSON.stringify({history, pos}));
+  localStorage.setItem(storageKey(), JSON.stringify({history, pos, locked: [...locked], seconds, hints, revealed}));
   localStorage.setItem(LAST, view.id);
 }
 
+// Small shapes on an island, so no state is told by colour alone.
+function glyphs(i, g, cx, cy) {
+  const r = UNIT * 0.38;
+  if (named(status.overfull, i)) {
+    el("circle", {cx, cy, r: r + 4, class: "overring"}, g);
+  } else if (named(status.closed, i) || named(status.starved, i)) {
+    const x = cx + r * 0.75;
+    const y = cy - r * 0.75;
+    el("path", {d: `M${x},${y - 8}L${x + 8},${y + 6}L${x - 8},${y + 6}Z`, class: "warn"}, g);
+    el("text", {x, y: y + 2.5, "text-anchor": "middle", "dominant-baseline": "central", class: "warnmark"}, g)
+      .textContent = "!";
+  } else if (named(status.complete, i)) {
+    el("path", {d: `M${cx + r * 0.45},${cy + r * 0.7}l3,3l6,-7`, class: "tick"}, g);
+  }
+  if (locked.has(i)) {
+    const x = cx - r * 0.9;
+    const y = cy + r * 0.55;
+    el("path", {d: `M${x - 3},${y}v-3a3,3 0 0 1 6,0v3`, class: "shackle"}, g);
+    el("rect", {x: x - 5, y, width: 10, height: 8, rx: 1.5, class: "padlock"}, g);
+  }
+}
+
+// The connected networks of built bridges, each island's network index (for the optional colours).
+function networks(c) {
+  const group = view.islands.map((_, i) => i);
+  const root = (i) => (group[i] === i ? i : (group[i] = root(group[i])));
+  view.lanes.forEach((lane, k) => { if (c[k]) group[root(lane.a)] = root(lane.b); });
+  const order = new Map();
+  return view.islands.map((_, i) => {
+    const r = root(i);
+    if (!order.has(r)) order.set(r, order.size);
+    return order.get(r);
+  });
+}
+
 function draw() {
-  board.draw(counts(), {
+  const c = counts();
+  const marks = marked();
+  const colour = document.getElementById("colour-nets").checked;
+  const nets = colour ? networks(c) : [];
+  board.draw(c, {
     islandText: (i) => String(view.islands[i].clue),
     islandClass: (i) => {
-      const name = view.islands[i].name;
-      return [status.overfull.has(name) ? "overfull" : status.complete.has(name) ? "complete" : "",
-        highlight.has(name) ? "hl" : ""].join(" ");
+      const dead = named(status.closed, i) || named(status.starved, i);
+      return [named(status.overfull, i) ? "overfull" : dead ? "dead" : named(status.complete, i) ? "complete" : "",
+        highlight.has(view.islands[i].name) ? "hl" : "", locked.has(i) ? "locked" : "",
+        colour ? `group${nets[i] % 6}` : ""].join(" ");
     },
     laneClass: (k) => (showWrong && status.wrong.has(view.lanes[k].name)) || mistakeLanes.has(k) ? "wrong" : "",
-    cursor, selected,
+    laneUnder: (k) => (hinted.has(k) ? "hinted" : ""),
+    marked: (k) => marks.has(k),
+    extra: glyphs,
+    cursor: keyboard ? cursor : -1, selected,
   });
   svg.classList.toggle("won", status.solved);
+  svg.classList.toggle("kbd", keyboard);
   svg.dataset.state = history[pos];
   document.getElementById("undo").disabled = pos === 0;
   document.getElementById("redo").disabled = pos === history.length - 1;
+}
+
+function warnSolutions() {
+  const note = document.getElementById("warning");
+  note.hidden = status.solutions === "unique";
+  note.textContent = status.solutions === "none" ? T.noSolution : status.solutions === "multiple" ? T.manySolutions : "";
 }
 
 async function refresh() {
@@ -61,14 +124,34 @@ async function refresh() {
     const r = await post("check", {puzzle: view.id, bridges: bridgesText(counts())});
     if (seq !== checkSeq) return;
     svg.dataset.checked = asked;
+    const wasSolved = status.solved;
     status = {complete: new Set(r.complete), overfull: new Set(r.overfull), wrong: new Set(r.wrong),
-      solved: r.solved, unique: r.unique};
-    if (r.solved) setStatus(T.solved, "win");
-    else if (showWrong) setStatus(!r.unique ? T.checkNotUnique : r.wrong.length ? T.checkWrong(r.wrong.length) : T.checkOk);
+      closed: new Set(r.closed || []), starved: new Set(r.starved || []), solved: r.solved,
+      solutions: r.solutions || (r.unique ? "unique" : "multiple")};
+    warnSolutions();
+    if (r.solved) {
+      setStatus(T.solved, "win");
+      if (!wasSolved && !revealed) recordSolved(view, seconds, hints);
+    } else if (showWrong) setStatus(checkMessage(r));
+    else if (status.closed.size || status.starved.size) setStatus(T.stuck, "error");
     draw();
   } catch (err) {
     if (seq === checkSeq) setStatus(err.message, "error");
   }
+}
+
+function checkMessage(r) {
+  if (status.solutions === "none") return T.noSolution;
+  if (status.solutions === "multiple") return T.checkNotUnique;
+  return r.wrong.length ? T.checkWrong(r.wrong.length) : T.checkOk;
+}
+
+function clearMarks() {
+  showWrong = false;
+  highlight = new Set();
+  hinted = new Set();
+  mistakeLanes = new Set();
+  document.getElementById("hintbox").hidden = true;
 }
 
 function commit(next) {
@@ -77,28 +160,47 @@ function commit(next) {
   history = history.slice(0, pos + 1);
   history.push(text);
   pos = history.length - 1;
-  showWrong = false;
-  highlight = new Set();
-  mistakeLanes = new Set();
-  document.getElementById("hintbox").hidden = true;
+  clearMarks();
   setStatus(T.playing(view.islands.length));
   save();
   draw();
   refresh();
 }
 
-// Build on lane k: one more bridge, cycling 0 -> 1 -> 2 -> 0 (remove: one fewer).
+function state() { return history[pos].split(""); }
+
+function lockedEnd(k) {
+  const lane = view.lanes[k];
+  return locked.has(lane.a) ? lane.a : locked.has(lane.b) ? lane.b : -1;
+}
+
+// Build on lane k: one more bridge, cycling 0 -> 1 -> 2 -> 0. remove: one fewer, or on an empty lane
+// the "no bridge here" mark on or off.
 function change(k, remove) {
   if (k < 0) { setStatus(T.noLane, "error"); return; }
+  if (lockedEnd(k) >= 0) { setStatus(T.lockedIsland(view.islands[lockedEnd(k)].name), "error"); return; }
+  const s = state();
   const c = counts();
   if (remove) {
-    if (c[k] === 0) return;
-    c[k] -= 1;
+    s[k] = s[k] === "x" ? "0" : c[k] === 0 ? "x" : String(c[k] - 1);
+  } else if (s[k] === "x") {
+    setStatus(T.markedLane, "error");
+    return;
   } else {
     if (c[k] === 0 && board.crossesBuilt(k, c)) { setStatus(T.crossing, "error"); return; }
-    c[k] = (c[k] + 1) % 3;
+    s[k] = String((c[k] + 1) % 3);
   }
-  commit(c);
+  commit(s);
+  const n = Number(s[k] === "x" ? 0 : s[k]);
+  announce(s[k] === "x" ? T.sayMarked(view.lanes[k].name) : T.sayBridges(view.lanes[k].name, n));
+}
+
+function toggleLock(i) {
+  if (locked.has(i)) locked.delete(i);
+  else locked.add(i);
+  announce(locked.has(i) ? T.sayLocked(view.islands[i].name) : T.sayUnlocked(view.islands[i].name));
+  save();
+  draw();
 }
 
 function undo() {
@@ -114,9 +216,7 @@ function redo() {
 }
 
 function after() {
-  showWrong = false;
-  highlight = new Set();
-  mistakeLanes = new Set();
+  clearMarks();
   setStatus(T.playing(view.islands.length));
   save();
   draw();
@@ -124,6 +224,7 @@ function after() {
 }
 
 async function hint() {
+  if (status.solutions !== "unique") { setStatus(checkMessage({wrong: []}), "error"); return; }
   try {
     const step = await post("hint", {puzzle: view.id, bridges: bridgesText(counts()), lang: document.documentElement.lang});
     const box = document.getElementById("hintbox");
@@ -132,13 +233,18 @@ async function hint() {
       setStatus(status.solved ? T.hintSolved : T.hintStuck);
       return;
     }
+    const s = state();
     const c = counts();
     for (const con of step.conclusions) {
       const k = board.laneByName.get(con.lane);
-      c[k] = Math.min(Math.max(c[k], con.at_least), con.at_most);
+      const n = Math.min(Math.max(c[k], con.at_least), con.at_most);
+      if (n !== c[k]) s[k] = String(n);
     }
-    commit(c);
+    commit(s);
+    hints += 1;
+    save();
     highlight = new Set(step.islands);
+    hinted = new Set(step.conclusions.map((con) => board.laneByName.get(con.lane)));
     mistakeLanes = new Set(step.technique === "mistake" ? step.lanes.map((n) => board.laneByName.get(n)) : []);
     document.getElementById("hint-technique").textContent = word(step.technique);
     document.getElementById("hint-level").textContent = word(step.level);
@@ -163,16 +269,61 @@ function check() {
   refresh();
 }
 
-// --- pointer: click water, drag from an island, click two islands, right-click/Shift to remove ---
+// Solve: first a question, then the solution drawn as one step that Undo takes back.
+function askSolve() {
+  document.getElementById("solve-confirm").hidden = false;
+  document.getElementById("solve-yes").focus();
+}
+
+async function solveNow() {
+  document.getElementById("solve-confirm").hidden = true;
+  if (status.solutions !== "unique") { setStatus(checkMessage({wrong: []}), "error"); return; }
+  try {
+    const r = await post("solve", {puzzle: view.id});
+    const s = view.lanes.map(() => "0");
+    for (const [r1, c1, r2, c2, n] of r.solution) {
+      const a = board.islandAtCell.get(`${r1},${c1}`);
+      const b = board.islandAtCell.get(`${r2},${c2}`);
+      s[board.laneBetween(a, b)] = String(n);
+    }
+    revealed = true;
+    commit(s);
+    setStatus(T.revealed);
+  } catch (err) {
+    setStatus(err.message, "error");
+  }
+}
+
+// --- the timer: counts while the page is shown and the puzzle unsolved ---
+function tick() {
+  if (!view || document.visibilityState !== "visible" || status.solved) return;
+  seconds += 1;
+  showTime();
+  if (seconds % 5 === 0) save();
+}
+
+function showTime() {
+  document.getElementById("timer").textContent = clock(seconds);
+  document.getElementById("timer").dataset.seconds = String(seconds);
+}
+
+setInterval(tick, 1000);
+document.addEventListener("visibilitychange", () => { if (view) save(); });
+
+// --- pointer: click water, drag from an island, click two islands; right button, Shift or a long press
+// takes a bridge away or marks an empty lane "no bridge"; Alt+click or a long press on an island locks it ---
 let press = null;
 
 svg.addEventListener("contextmenu", (e) => e.preventDefault());
 svg.addEventListener("pointerdown", (e) => {
   if (!board) return;
+  if (press && press.id !== e.pointerId) { press = null; return; }   // a second finger: a pinch
   e.preventDefault();
-  svg.focus({preventScroll: true});
+  keyboard = false;
   const p = board.point(e);
-  press = {p, island: board.islandAt(p), remove: e.button === 2 || e.shiftKey, id: e.pointerId};
+  press = {p, island: board.islandAt(p), remove: e.button === 2 || e.shiftKey, lock: e.altKey, id: e.pointerId,
+    at: performance.now(), touch: e.pointerType === "touch"};
+  svg.focus({preventScroll: true});
   svg.setPointerCapture(e.pointerId);
 });
 svg.addEventListener("pointerup", (e) => {
@@ -183,33 +334,44 @@ svg.addEventListener("pointerup", (e) => {
   const dx = p.x - start.p.x;
   const dy = p.y - start.p.y;
   const moved = Math.hypot(dx, dy) > 0.45;
+  const long = start.touch && performance.now() - start.at >= LONG_PRESS;
+  const remove = start.remove || long;
   if (start.island >= 0 && moved) {
     const [dr, dc] = Math.abs(dx) > Math.abs(dy) ? [0, Math.sign(dx)] : [Math.sign(dy), 0];
     selected = -1;
-    change(board.laneToward(start.island, dr, dc), start.remove);
+    change(board.laneToward(start.island, dr, dc), remove);
+  } else if (start.island >= 0 && (start.lock || long)) {
+    selected = -1;
+    toggleLock(start.island);
   } else if (start.island >= 0) {
     cursor = start.island;
     if (selected === start.island) selected = -1;
     else if (selected >= 0 && board.laneBetween(selected, start.island) >= 0) {
       const k = board.laneBetween(selected, start.island);
       selected = -1;
-      change(k, start.remove);
+      change(k, remove);
     } else selected = start.island;
     draw();
   } else {
     selected = -1;
     const k = board.laneAt(p, counts());
-    if (k >= 0) change(k, start.remove);
+    if (k >= 0) change(k, remove);
     else draw();
   }
 });
 svg.addEventListener("pointercancel", () => { press = null; });
 
-// --- keyboard: Ctrl+Z/Y, H, C, arrows + Space/Enter like Tatham's Bridges ---
+// --- keyboard: Ctrl+Z/Y, H, C, L, X, arrows + Space/Enter like Tatham's Bridges ---
 const ARROWS = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
 
+function sayCursor() {
+  const isl = view.islands[cursor];
+  const have = board.view.lanes.reduce((n, lane, k) => n + (lane.a === cursor || lane.b === cursor ? counts()[k] : 0), 0);
+  announce(T.sayIsland(isl.name, isl.clue, have) + (locked.has(cursor) ? ` ${T.sayLocked(isl.name)}` : ""));
+}
+
 document.addEventListener("keydown", (e) => {
-  if (!board || e.target.closest("input, textarea, select")) return;
+  if (!board || e.target.closest("input, textarea, select, button, a, summary")) return;
   const key = e.key.toLowerCase();
   if ((e.ctrlKey || e.metaKey) && key === "z") { e.preventDefault(); (e.shiftKey ? redo : undo)(); return; }
   if ((e.ctrlKey || e.metaKey) && key === "y") { e.preventDefault(); redo(); return; }
@@ -217,6 +379,8 @@ document.addEventListener("keydown", (e) => {
   if (key === "h") { e.preventDefault(); hint(); return; }
   if (key === "c") { e.preventDefault(); check(); return; }
   if (e.target !== svg) return;
+  const first = !keyboard;
+  if (e.key in ARROWS || [" ", "Enter", "l", "L"].includes(e.key)) keyboard = true;
   if (e.key in ARROWS) {
     e.preventDefault();
     const [dr, dc] = ARROWS[e.key];
@@ -227,32 +391,63 @@ document.addEventListener("keydown", (e) => {
       change(board.laneToward(from, dr, dc), e.shiftKey);
       draw();
     } else {
-      const next = board.islandToward(cursor, dr, dc);
+      const next = first ? cursor : board.islandToward(cursor, dr, dc);
       if (next >= 0) cursor = next;
       draw();
+      sayCursor();
     }
   } else if (e.key === " " || e.key === "Enter") {
     e.preventDefault();
     selected = selected === cursor ? -1 : cursor;
     draw();
+    announce(selected >= 0 ? T.sayPicked(view.islands[cursor].name) : T.sayLetGo);
+  } else if (key === "l") {
+    e.preventDefault();
+    toggleLock(cursor);
   } else if (e.key === "Escape") {
     selected = -1;
     draw();
   }
 });
+// Tabbing to the board shows the cursor at once; a click's focus does not.
+svg.addEventListener("focus", () => { keyboard = svg.matches(":focus-visible") && !press; if (board) draw(); });
+svg.addEventListener("blur", () => { keyboard = false; if (board) draw(); });
 
 document.getElementById("undo").addEventListener("click", undo);
 document.getElementById("redo").addEventListener("click", redo);
 document.getElementById("hint").addEventListener("click", hint);
 document.getElementById("check").addEventListener("click", check);
-document.getElementById("restart").addEventListener("click", () => commit(counts().map(() => 0)));
+document.getElementById("solve").addEventListener("click", askSolve);
+document.getElementById("solve-yes").addEventListener("click", solveNow);
+document.getElementById("solve-no").addEventListener("click", () => {
+  document.getElementById("solve-confirm").hidden = true;
+  document.getElementById("solve").focus();
+});
+document.getElementById("restart").addEventListener("click", () => commit(counts().map(() => "0")));
+document.getElementById("colour-nets").addEventListener("change", () => { if (board) draw(); });
 
 // Without a puzzle the page offers the way to one, not an empty board and buttons that do nothing.
 function showEmpty(message, kind) {
   setStatus(message, kind);
-  for (const id of ["play-buttons", "share-line", "id-line"]) document.getElementById(id).hidden = true;
+  for (const id of ["play-buttons", "share-line", "id-line", "tools"]) document.getElementById(id).hidden = true;
   svg.closest(".boardwrap").hidden = true;
   document.getElementById("empty").hidden = false;
+}
+
+// The position to start from: the stored history, and a share link's position as one more undo step.
+function restore(stored, fromUrl, empty) {
+  const valid = (s) => typeof s === "string" && s.length === empty.length && /^[012x]*$/.test(s);
+  const digits = (s) => s.replace(/x/g, "0");
+  const url = typeof fromUrl === "string" && fromUrl.length === empty.length && /^[012]*$/.test(fromUrl) ? fromUrl : null;
+  if (stored && Array.isArray(stored.history) && stored.history.length && stored.history.every(valid) &&
+      Number.isInteger(stored.pos) && stored.pos >= 0 && stored.pos < stored.history.length) {
+    const h = stored.history;
+    if (!url || digits(h[stored.pos]) === url) return {history: h, pos: stored.pos};
+    // an older (or other) shared position: added after the present one, so undo goes back to it
+    return {history: [...h, url], pos: h.length};
+  }
+  const h = url && url !== empty ? [empty, url] : [empty];
+  return {history: h, pos: h.length - 1};
 }
 
 async function start() {
@@ -265,21 +460,19 @@ async function start() {
     showEmpty(err.message, "error");
     return;
   }
-  board = new Board(svg, view);
+  board = new Board(svg, view, {labels: true});
   const empty = "0".repeat(view.lanes.length);
-  const fromUrl = params.get("b");
-  const stored = JSON.parse(localStorage.getItem(storageKey()) || "null");
-  const valid = (s) => typeof s === "string" && s.length === empty.length && /^[012]*$/.test(s);
-  if (stored && Array.isArray(stored.history) && stored.history.every(valid) &&
-      Number.isInteger(stored.pos) && stored.pos >= 0 && stored.pos < stored.history.length &&
-      (!valid(fromUrl) || stored.history[stored.pos] === fromUrl)) {
-    history = stored.history;
-    pos = stored.pos;
-  } else {
-    history = valid(fromUrl) && fromUrl !== empty ? [empty, fromUrl] : [empty];
-    pos = history.length - 1;
+  let stored = null;
+  try { stored = JSON.parse(localStorage.getItem(storageKey()) || "null"); } catch { stored = null; }
+  ({history, pos} = restore(stored, params.get("b"), empty));
+  if (stored) {
+    locked = new Set((stored.locked || []).filter((i) => Number.isInteger(i) && i >= 0 && i < view.islands.length));
+    seconds = Number.isInteger(stored.seconds) && stored.seconds >= 0 ? stored.seconds : 0;
+    hints = Number.isInteger(stored.hints) ? stored.hints : 0;
+    revealed = Boolean(stored.revealed);
   }
   document.getElementById("puzzle-id").textContent = view.id;
+  showTime();
   setStatus(T.playing(view.islands.length));
   save();
   draw();
