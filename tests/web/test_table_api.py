@@ -68,6 +68,17 @@ def seated(client, code: str, names_modes) -> list[str]:
     return tokens
 
 
+def paper_table(client) -> tuple[str, str]:
+    """A table of one paper player after its 17th card: its API address and the player's token."""
+    code, host = new_table(client)
+    (paper,) = seated(client, code, [("Pia", "paper")])
+    api = f"/api/tables/{code}"
+    client.post(f"{api}/setup", json={"island": "C", "numeral": 4}, headers=bearer(paper))
+    for _ in CARDS:
+        client.post(f"{api}/reveal", headers=bearer(host))
+    return api, paper
+
+
 def move_json(move) -> dict:
     """A rules Move as the API takes it (written here from the labels, not with the package's helpers)."""
     numeral = None if move.numeral is None else f"{SIDE.islands[move.numeral[0]].label}{move.numeral[1]}"
@@ -217,12 +228,7 @@ def test_every_bad_request_is_a_4xx_with_a_sentence(client):
 
 
 def test_paper_sheets_refuse_wrong_sides_pictures_that_are_no_photo_and_too_many_pixels(client):
-    code, host = new_table(client)
-    (paper,) = seated(client, code, [("Pia", "paper")])
-    api = f"/api/tables/{code}"
-    client.post(f"{api}/setup", json={"island": "C", "numeral": 4}, headers=bearer(paper))
-    for _ in CARDS:
-        client.post(f"{api}/reveal", headers=bearer(host))
+    api, paper = paper_table(client)
     refused(client.post(f"{api}/sheet", json={"sheet": "hashi-sheet 1\nside B\nnumbers C4\n"},
                         headers=bearer(paper)), 400, "side B")
     refused(client.post(f"{api}/sheet", json={"sheet": "hashi-record 1\nside A\nsetup C4\n"},
@@ -297,3 +303,47 @@ def test_old_tables_expire(client, db):
     new_table(client)
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM tables WHERE code = ?", (code,)).fetchone()[0] == 0
+
+
+def test_a_photo_whose_reading_is_in_doubt_is_settled_by_the_players_taps(client, tmp_path):
+    from hashi_print.game.scoring import load_scoring
+    from tests.photos import Camera, filled_sheet, game_marks, photograph
+
+    deck, scoring = load_deck(), load_scoring()
+    truth = game_marks(SIDE, deck, scoring, 7)
+    rng = random.Random(7)
+    picture = photograph(filled_sheet(truth, deck, scoring, "a4", rng, "pencil"),
+                         Camera(megapixels=1.0, tilt=0.25, turn=8.0, blur=1.5, quality=35, noise=5), rng)
+    api, pia = paper_table(client)
+    read = client.post(f"{api}/sheet", files={"photo": ("pia.jpg", picture, "image/jpeg")},
+                       headers=bearer(pia))
+    assert read.status_code == 200, read.text
+    reading = read.json()
+    assert reading["status"] == "review" and reading["overlay"].startswith("data:image/png;base64,")
+    assert reading["open"] and not reading["done"], "this photo no longer leaves the reader in doubt"
+    assert all(d["matters"] for d in reading["open"])
+    # a value that is neither the reading nor one of its alternatives is refused
+    first = reading["open"][0]
+    refused(client.post(f"{api}/sheet/settle", json={"field": first["field"], "where": first["where"],
+                                                     "value": 99}, headers=bearer(pia)), 400, "one of")
+    refused(client.post(f"{api}/sheet/settle", json={"field": "number", "where": "nowhere", "value": 1},
+                        headers=bearer(pia)), 400, "no doubt")
+    assert client.get(api).json()["scoreboard"] is None
+    while reading["open"]:
+        doubt = reading["open"][0]
+        label = doubt["where"]
+        value = (truth.numerals[SIDE.label_index[label]] if doubt["field"] == "number"
+                 else int(label) in truth.cards if doubt["field"] == "card" else None)
+        settled = client.post(f"{api}/sheet/settle", json={"field": doubt["field"], "where": label,
+                                                           "value": value}, headers=bearer(pia))
+        assert settled.status_code == 200, settled.text
+        reading = settled.json()
+    assert reading["done"]
+    table = client.get(api).json()
+    assert table["scoreboard"] is not None
+    sheet = client.get(f"{api}/players/0/record").text
+    numbers = dict((t[0], int(t[1:])) for t in sheet.split("numbers ")[1].split("\n")[0].split())
+    assert numbers == {SIDE.islands[i].label: v for i, v in enumerate(truth.numerals) if v is not None}
+    # the photo and its overlay are not kept once the table is scored
+    me = client.get(f"{api}/me", headers=bearer(pia)).json()
+    assert me["reading"]["overlay"] is None

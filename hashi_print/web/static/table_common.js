@@ -98,23 +98,34 @@ export function showScores(view) {
   const table = document.getElementById("scoreboard");
   table.replaceChildren();
   const head = table.insertRow();
-  for (const h of [_("Player"), _("Rules"), _("Circled"), goalNames.red, goalNames.blue, goalNames.six,
-    _("Total"), _("Record")]) cell(head, h, "th");
+  for (const h of [_("Player"), _("Circled"), _("Red"), _("Blue"), _("Six"), _("Total"), _("Record")]) {
+    cell(head, h, "th");
+  }
   board.players.forEach((p, seat) => {
     const row = table.insertRow();
     row.dataset.seat = seat;
     if (board.winners.includes(p.player)) row.className = "winner";
-    cell(row, board.winners.includes(p.player) ? `🏆 ${p.player}` : p.player);
-    cell(row, p.ok ? _("ok") : ngettext("{n} rule broken", "{n} rules broken", p.violations));
-    cell(row, `${p.score.circled} (${p.score.circled_points})`);
+    const who = cell(row, p.player);
+    if (!p.ok) {
+      const note = document.createElement("small");
+      note.textContent = ngettext("{n} rule broken: out of the race", "{n} rules broken: out of the race",
+        p.violations);
+      who.append(document.createElement("br"), note);
+    }
+    cell(row, String(p.score.circled));
     for (const goal of ["red", "blue", "six"]) cell(row, goal in p.score.bonus ? String(p.score.bonus[goal]) : "–");
     cell(row, String(p.score.total)).className = "total";
     const link = document.createElement("a");
     link.href = `/api/tables/${encodeURIComponent(code)}/players/${seat}/record`;
     link.download = view.records[seat];
-    link.textContent = _("Download");
+    link.textContent = "↓ .txt";
+    link.title = _("Download the record");
+    link.setAttribute("aria-label", _("Download the record"));
     row.insertCell().appendChild(link);
   });
+  document.getElementById("winners").textContent = board.winners.length ?
+    ngettext("Winner: {names}", "Winners: {names}", board.winners.length, {names: board.winners.join(", ")}) :
+    _("No winner: every player broke a rule.");
   document.getElementById("why").replaceChildren(...reasons(view.race).map((text) => {
     const li = document.createElement("li");
     li.textContent = text;

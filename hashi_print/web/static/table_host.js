@@ -104,6 +104,7 @@ async function start() {
         view.to_come = 17 - shown.turn;
         showCard();
       }
+      again();
     },
   }, again);
 }
