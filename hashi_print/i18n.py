@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import gettext
 import io
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -78,6 +79,34 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def pgettext(context: str, message: str) -> str:
     """Translate a message whose meaning depends on where it is used (the context names the place)."""
     return translations(_current.get()).pgettext(context, message)
+
+
+# Counts that reach every plural form of the product's languages (French and Italian: 0, 1, 2, 1000000).
+_COUNTS = (0, 1, 2, 3, 5, 11, 21, 101, 1_000_000)
+
+
+def plural_rule(found: gettext.NullTranslations) -> Callable[[int], int]:
+    """The catalog's Plural-Forms rule: count -> index of the form.
+
+    gettext documents no reader for it; GNUTranslations keeps it compiled as `plural` (English, with no
+    catalog, has the rule 1 -> 0, else 1). tests/test_i18n_plural.py fails if that changes.
+    """
+    rule = getattr(found, "plural", None)
+    return rule if callable(rule) else (lambda n: int(n != 1))
+
+
+def plural_forms(lang: str, singular: str) -> list[str]:
+    """A plural message's translations in the catalog's order of forms; [] when it is not translated."""
+    found = translations(lang)
+    header = found.info().get("plural-forms", "nplurals=2")
+    count = int(re.search(r"nplurals\s*=\s*(\d+)", header).group(1))
+    rule = plural_rule(found)
+    by_index: dict[int, str] = {}
+    for n in _COUNTS:
+        # The lookup is by the singular and the form's index; the second message id is only the fallback.
+        by_index.setdefault(rule(n), found.ngettext(singular, singular, n))
+    forms = [by_index[i] for i in range(count) if i in by_index]
+    return [] if all(form == singular for form in forms) else forms
 
 
 def N_(message: str) -> str:

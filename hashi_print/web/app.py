@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
 import random
 import re
+import secrets
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -23,17 +25,28 @@ from starlette.routing import Route
 
 from hashi_print.errors import HashiError
 from hashi_print.game.scoring import SoloLevel, load_scoring
-from hashi_print.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, language, ngettext, pgettext, translations
+from hashi_print.i18n import (
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    N_,
+    _,
+    language,
+    ngettext,
+    pgettext,
+    plural_forms,
+    translations,
+)
 from hashi_print.puzzle.model import GRADES
 from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES, MODES
 from hashi_print.web import tables, tasks
-from hashi_print.web.pool import WorkPool
+from hashi_print.web.pool import Busy, WorkPool
 
 log = logging.getLogger(__name__)
 
 MAX_BODY = 64 * 1024
 MAX_TEXT = 20_000
 MAX_SEED = 2**48
+MAX_CONNECTIONS = 200
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 PAGES = {
@@ -53,13 +66,39 @@ _TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=ut
 class BadRequest(HashiError):
     """A request the API cannot use: wrong JSON, a missing or out-of-range field."""
 
+    status = 400
+
+
+class UnsupportedType(BadRequest):
+    """A body that is not declared as JSON (a plain form or text, as any web page can send)."""
+
+    status = 415
+
+
+class SlowClient(BadRequest):
+    """A body that did not arrive in time."""
+
+    status = 408
+
+
+class Forbidden(BadRequest):
+    """A state-changing request from another site, or for another host name (DNS rebinding)."""
+
+    status = 403
+
 
 @dataclass(frozen=True)
 class Settings:
-    """How the server runs: worker processes, the time limit of one job, and the game-night tables."""
+    """How the server runs: worker processes, one job's time limit, the queue, slow clients, and the
+    game-night tables."""
 
     workers: int = 2
     seconds: float = 10.0
+    small_workers: int = 1
+    queue: int = 32
+    memory_mb: int = 2048
+    body_seconds: float = 10.0
+    idle_seconds: int = 5
     tables: tables.TableConfig = tables.TableConfig()
 
 
@@ -107,10 +146,8 @@ def script_catalog(lang: str, plain: frozenset[str], plural: frozenset[str]) -> 
         return {}
     found = translations(lang)
     out: dict[str, str | list[str]] = {m: found.gettext(m) for m in sorted(plain)}
-    # GNUTranslations keeps a plural message's forms under (singular, index); there is no public reader.
-    forms = found._catalog  # noqa: SLF001
     for one in sorted(plural):
-        out[one] = [forms[(one, i)] for i in range(8) if (one, i) in forms]
+        out[one] = plural_forms(lang, one)
     return out
 
 
@@ -121,16 +158,23 @@ def embedded_json(obj: object) -> str:
 
 # --- reading requests ------------------------------------------------------------------------
 
-async def read_json(request: Request) -> dict:
-    """Read a JSON object body of at most MAX_BODY bytes."""
+async def read_json(request: Request, seconds: float = 10.0) -> dict:
+    """Read a JSON object body of at most MAX_BODY bytes, sent within `seconds`."""
+    kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if kind != "application/json":
+        raise UnsupportedType("the request body must be JSON (Content-Type: application/json)")
     declared = request.headers.get("content-length", "0")
     if not declared.isdigit() or int(declared) > MAX_BODY:
         raise BadRequest(f"the request body must be at most {MAX_BODY} bytes")
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise BadRequest(f"the request body must be at most {MAX_BODY} bytes")
+    try:
+        async with asyncio.timeout(seconds):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY:
+                    raise BadRequest(f"the request body must be at most {MAX_BODY} bytes")
+    except TimeoutError:
+        raise SlowClient(f"the request body did not arrive within {seconds:g} s") from None
     try:
         obj = json.loads(body or b"{}")
     except (ValueError, RecursionError):
@@ -308,64 +352,100 @@ async def not_found(request: Request, exc: HTTPException) -> Response:
 # --- the JSON API: each call reads its fields from the body and runs one task in the pool ------
 
 Work = Callable[[dict, WorkPool], Awaitable[object]]
+# A puzzle text this short has few islands: its job is quick, so it may use the workers kept for such jobs.
+SMALL_PUZZLE = 200
 
 
 async def api_call(request: Request, work: Work) -> Response:
-    """Answer a POST to the API: the task's object as JSON, or a one-line error."""
+    """Answer a POST to the API: the task's object as JSON, or an error in one line.
+
+    Bad input is 400 (403, 408, 415 for the request itself), a full queue 503 with Retry-After, and a
+    bug in our code 500 with a request id that is also in the server's log.
+    """
     try:
-        return JSONResponse(await work(await read_json(request), _pool(request)))
+        check_origin(request)
+        body = await read_json(request, request.app.state.settings.body_seconds)
+        return JSONResponse(await work(body, _pool(request)))
+    except Busy as err:
+        return JSONResponse({"error": err.message}, status_code=503,
+                            headers={"Retry-After": str(err.retry_after)})
     except HashiError as err:
-        return JSONResponse({"error": " ".join(str(err).split())}, status_code=400)
+        return JSONResponse({"error": " ".join(str(err).split())}, status_code=getattr(err, "status", 400))
     except Exception:
-        log.exception("request to %s failed", request.url.path)
-        return JSONResponse({"error": "the server could not handle this request"}, status_code=400)
+        request_id = secrets.token_hex(6)
+        log.exception("request %s to %s failed", request_id, request.url.path)
+        return JSONResponse({"error": f"the server failed on this request (a bug; request id {request_id})",
+                             "request_id": request_id}, status_code=500)
+
+
+def check_origin(request: Request) -> None:
+    """Refuse a request for another host name, or sent by a page of another site."""
+    host = request.headers.get("host", "")
+    allowed = request.app.state.hosts
+    if allowed and host.lower() not in allowed:
+        raise Forbidden(f"this server does not answer for the host {host[:60]!r}")
+    origin = request.headers.get("origin")
+    if origin is not None and origin.lower() not in {f"http://{h}" for h in (allowed or {host.lower()})}:
+        raise Forbidden("requests from other sites are refused")
+    if request.headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+        raise Forbidden("requests from other sites are refused")
+
+
+def _small(text: str) -> bool:
+    """Whether a puzzle text is short enough that its job is quick."""
+    return len(text) <= SMALL_PUZZLE
 
 
 async def puzzle(body: dict, pool: WorkPool) -> object:
     """/api/puzzle: the puzzle as the board draws it."""
-    return await pool.run(tasks.puzzle_view, text_field(body, "puzzle"))
+    return await pool.run(tasks.puzzle_view, text_field(body, "puzzle"), small=True)
 
 
 async def solve(body: dict, pool: WorkPool) -> object:
     """/api/solve: the solution and the solver lab's statistics."""
-    return await pool.run(tasks.solve_task, text_field(body, "puzzle"),
-                          choice_field(body, "mode", MODES, "lazy"),
+    text = text_field(body, "puzzle")
+    return await pool.run(tasks.solve_task, text, choice_field(body, "mode", MODES, "lazy"),
                           choice_field(body, "backend", BACKENDS, BACKENDS[0]),
-                          choice_field(body, "card", CARDINALITIES, "direct"))
+                          choice_field(body, "card", CARDINALITIES, "direct"), small=_small(text))
 
 
 async def hint(body: dict, pool: WorkPool) -> object:
     """/api/hint: the next deduction for the bridges drawn so far."""
-    return await pool.run(tasks.hint_task, text_field(body, "puzzle"), text_field(body, "bridges", ""),
-                          choice_field(body, "lang", LANGUAGES, "en"))
+    text = text_field(body, "puzzle")
+    return await pool.run(tasks.hint_task, text, text_field(body, "bridges", ""),
+                          choice_field(body, "lang", LANGUAGES, "en"), small=_small(text))
 
 
 async def check(body: dict, pool: WorkPool) -> object:
     """/api/check: the drawn bridges compared with the unique solution."""
-    return await pool.run(tasks.check_task, text_field(body, "puzzle"), text_field(body, "bridges", ""))
+    text = text_field(body, "puzzle")
+    return await pool.run(tasks.check_task, text, text_field(body, "bridges", ""), small=_small(text))
 
 
 async def generate(body: dict, pool: WorkPool) -> object:
     """/api/generate: one seeded puzzle of the asked size and grade."""
-    return await pool.run(tasks.generate_task, int_field(body, "width", 5, tasks.MAX_GENERATE_SIDE),
-                          int_field(body, "height", 5, tasks.MAX_GENERATE_SIDE),
-                          choice_field(body, "difficulty", tuple(GRADES), "medium"), seed_field(body))
+    width = int_field(body, "width", 5, tasks.MAX_GENERATE_SIDE)
+    height = int_field(body, "height", 5, tasks.MAX_GENERATE_SIDE)
+    return await pool.run(tasks.generate_task, width, height,
+                          choice_field(body, "difficulty", tuple(GRADES), "medium"), seed_field(body),
+                          small=width * height <= 100)
 
 
 async def validate(body: dict, pool: WorkPool) -> object:
     """/api/validate: the validator's report on a typed sheet or record."""
-    return await pool.run(tasks.validate_task, text_field(body, "text"))
+    return await pool.run(tasks.validate_task, text_field(body, "text"), small=True)
 
 
 async def deal(body: dict, pool: WorkPool) -> object:
     """/api/deal: the 17 cards of a seeded deal."""
-    return await pool.run(tasks.deal_task, seed_field(body))
+    return await pool.run(tasks.deal_task, seed_field(body), small=True)
 
 
 async def game_new(body: dict, pool: WorkPool) -> object:
     """/api/game/new: a solo game's side, goals and limits."""
     return await pool.run(tasks.game_task, choice_field(body, "side", ("a", "b"), "a"),
-                          choice_field(body, "level", tuple(SoloLevel), "normal"), seed_field(body))
+                          choice_field(body, "level", tuple(SoloLevel), "normal"), seed_field(body),
+                          small=True)
 
 
 async def game_play(body: dict, pool: WorkPool) -> object:
@@ -378,7 +458,7 @@ async def game_play(body: dict, pool: WorkPool) -> object:
                           choice_field(body, "level", tuple(SoloLevel), "normal"),
                           int_field(body, "seed", 0, MAX_SEED),
                           setup, turns_field(body), player,
-                          choice_field(body, "lang", LANGUAGES, "en"))
+                          choice_field(body, "lang", LANGUAGES, "en"), small=True)
 
 
 API: dict[str, Work] = {
@@ -406,13 +486,17 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     app.state.pool.close()
 
 
-def create_app(settings: Settings | None = None) -> SecurityHeaders:
-    """Build the web app with its worker pool."""
+def create_app(settings: Settings | None = None, hosts: frozenset[str] | None = None) -> SecurityHeaders:
+    """Build the web app with its worker pool; `hosts` are the Host headers it answers (None: any)."""
     settings = settings or Settings()
     app = Starlette(routes=[*routes(), *tables.routes(settings.tables)],
                     exception_handlers={HTTPException: not_found}, lifespan=lifespan)
     app.state.site = Site.load()
-    app.state.pool = WorkPool(settings.workers, settings.seconds, preload=("hashi_print.web.tasks",))
+    app.state.settings = settings
+    app.state.hosts = hosts
+    app.state.pool = WorkPool(settings.workers, settings.seconds, preload=("hashi_print.web.tasks",),
+                              small_workers=settings.small_workers, queue=settings.queue,
+                              memory_mb=settings.memory_mb)
     return SecurityHeaders(app)
 
 
@@ -438,15 +522,70 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+def allowed_hosts(host: str, port: int) -> frozenset[str] | None:
+    """The Host headers a server listening on host:port answers: its own names (None when it listens on
+    every address, where any name of the machine may be used)."""
+    if host in ("0.0.0.0", "::", ""):
+        return None
+    names = {host.lower(), f"[{host}]" if ":" in host else host.lower()}
+    if host in ("127.0.0.1", "::1", "localhost"):
+        names |= {"localhost", "127.0.0.1", "[::1]"}
+    return frozenset({*names, *(f"{name}:{port}" for name in names)})
+
+
 def serve(host: str, port: int, settings: Settings, announce: Callable[[str], None]) -> None:
     """Run the app with uvicorn until Ctrl-C."""
     import uvicorn
 
     _check_free(host, port)
-    app = create_app(settings)
+    app = create_app(settings, allowed_hosts(host, port))
     shown = f"[{host}]" if ":" in host else host
     announce(f"hashi-print web app on http://{shown}:{port}/  (Ctrl-C stops it)")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    server = uvicorn.Server(server_config(app, host, port, settings))
+    stop_jobs_on_exit(server, app.app.state.pool)
+    server.run()
+
+
+def stop_jobs_on_exit(server, pool: WorkPool) -> None:
+    """On Ctrl-C, stop the jobs at once (their clients get 503) instead of making uvicorn wait for them."""
+    first = server.handle_exit
+
+    def handle_exit(sig, frame) -> None:
+        with contextlib.suppress(RuntimeError):
+            asyncio.get_running_loop().call_soon(pool.close)
+        first(sig, frame)
+
+    server.handle_exit = handle_exit
+
+
+def server_config(app: SecurityHeaders, host: str, port: int, settings: Settings):
+    """uvicorn's settings for the app: slow and idle clients are cut off, connections are capped."""
+    import uvicorn
+
+    # An idle connection, one that never sends a request included, is closed after idle_seconds; at
+    # most MAX_CONNECTIONS are served at once (more get 503); Ctrl-C waits at most 5 s for requests.
+    return uvicorn.Config(app, host=host, port=port, log_level="warning", http=_idle_closing_h11(),
+                          timeout_keep_alive=settings.idle_seconds, limit_concurrency=MAX_CONNECTIONS,
+                          timeout_graceful_shutdown=5)
+
+
+def _idle_closing_h11():
+    """uvicorn's h11 protocol, also closing a connection that sends nothing after it opens.
+
+    uvicorn starts its keep-alive timer only after a first response; a client that connects and stays
+    silent would hold its connection for ever. The timer is uvicorn's own (tests/web checks it works).
+    """
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class IdleClosing(H11Protocol):
+        """H11Protocol with the keep-alive timer running from the moment the connection opens."""
+
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive,
+                                                                self.timeout_keep_alive_handler)
+
+    return IdleClosing
 
 
 def _check_free(host: str, port: int) -> None:
