@@ -10,6 +10,7 @@ import random
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -17,8 +18,9 @@ from pathlib import Path
 import pytest
 
 from hashi_print.game.board import builtin_side
+from hashi_print.game.bots import Context, strong_bot
 from hashi_print.game.deck import load_deck
-from hashi_print.game.rules import apply, legal_moves, new_game
+from hashi_print.game.rules import apply, new_game
 from hashi_print.game.scoring import load_scoring
 from hashi_print.game.simulate import deal
 from hashi_print.scan.resolve import first_box
@@ -119,13 +121,17 @@ ON_TURN = ("document.querySelector('#cardbox .turn') && "
            "document.querySelector('#cardbox .turn').textContent.startsWith('Turn ' + t + ' ')")
 
 
-def play_on_phone(page, state, turn: int, rng: random.Random):
+def bot_move(state, turn: int, seat: int):
+    """The strong bot's move for card `turn` (it plays well enough for the goals to be raced for)."""
+    context = Context(SIDE, load_deck(), load_scoring(), CARDS[:turn - 1], random.Random(seat))
+    return strong_bot(state, CARDS[turn - 1], context)
+
+
+def play_on_phone(page, state, turn: int, seat: int):
     """Play the revealed card `turn` through the page: tap the numeral's island and the lanes, then Play."""
     card = CARDS[turn - 1]
     page.wait_for_function(f"t => {ON_TURN}", arg=turn, timeout=10_000)
-    moves = legal_moves(state, card)
-    move = rng.choice([m for m in moves if m.numeral and m.bridges] or [m for m in moves if m.bridges]
-                      or moves)
+    move = bot_move(state, turn, seat)
     if move.numeral is not None:
         tap_island(page, "sheet", move.numeral[0])
     for k in move.bridges:
@@ -192,7 +198,6 @@ def test_a_host_two_phones_and_a_paper_sheet_play_a_whole_game(browser, server, 
     states = [new_game(SIDE, (SIDE.label_index[setups[s]], 4)) for s in (0, 1)]
     paper_state = new_game(SIDE, (SIDE.label_index[setups[2]], 4))
     paper_moves = []
-    rng = random.Random(2)
     for turn in range(1, 18):
         host.click("#reveal")
         host.wait_for_function("t => document.body.dataset.turn === String(t)", arg=turn)
@@ -202,9 +207,8 @@ def test_a_host_two_phones_and_a_paper_sheet_play_a_whole_game(browser, server, 
         for page in players:
             page.wait_for_function("t => document.body.dataset.turn === String(t)", arg=turn, timeout=5000)
         for seat in (0, 1):
-            states[seat] = play_on_phone(players[seat], states[seat], turn, rng)
-        moves = legal_moves(paper_state, CARDS[turn - 1])
-        move = rng.choice([m for m in moves if m.numeral and m.bridges] or moves)
+            states[seat] = play_on_phone(players[seat], states[seat], turn, seat)
+        move = bot_move(paper_state, turn, 2)
         paper_state = apply(paper_state, CARDS[turn - 1], move)
         paper_moves.append(move)
         if turn == 8:
@@ -268,3 +272,52 @@ def test_a_host_two_phones_and_a_paper_sheet_play_a_whole_game(browser, server, 
     for c in contexts:
         c.close()
     assert not errors, errors
+
+
+def read_events(base: str, code: str, after: int, count: int) -> list[tuple[str, str, dict]]:
+    """Read `count` server-sent events of a table from one server: (id, event name, data)."""
+    stream = urllib.request.urlopen(f"{base}/api/tables/{code}/events?after={after}", timeout=10)
+    events, current = [], {}
+    while len(events) < count:
+        line = stream.readline().decode().rstrip("\r\n")
+        if not line:
+            if "event" in current:
+                events.append((current["id"], current["event"], json.loads(current["data"])))
+            current = {}
+        elif not line.startswith(":"):
+            key, _sep, value = line.partition(": ")
+            current[key] = value
+    stream.close()
+    return events
+
+
+def post(base: str, path: str, body: dict | None = None, token: str | None = None) -> dict:
+    request = urllib.request.Request(base + path, data=json.dumps(body or {}).encode(), method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              **({"Authorization": f"Bearer {token}"} if token else {})})
+    return json.loads(urllib.request.urlopen(request, timeout=10).read())
+
+
+def test_two_server_processes_share_one_table_store(tmp_path):
+    one, two = Server(tmp_path / "tables.sqlite"), Server(tmp_path / "tables.sqlite")
+    one.start()
+    two.start()
+    try:
+        made = post(one.base, "/api/tables", {"side": "B", "seed": 5})
+        code, host = made["code"], made["host_token"]
+        ann = post(two.base, f"/api/tables/{code}/players", {"name": "Ann"})["player_token"]
+        post(one.base, f"/api/tables/{code}/setup", {"island": "C", "numeral": 3}, ann)
+        seen = []
+        reader = threading.Thread(target=lambda: seen.extend(read_events(two.base, code, 2, 2)))
+        reader.start()
+        time.sleep(1.0)
+        cards = [post(one.base, f"/api/tables/{code}/reveal", token=host) for _ in range(2)]
+        reader.join(timeout=15)
+        # the reveals made through one process reach a page listening to the other, in order
+        assert [(name, data) for _id, name, data in seen] == [("reveal", c) for c in cards]
+        # and a page that missed them gets every event of the table from the start
+        replay = read_events(one.base, code, 0, 4)
+        assert [name for _id, name, _data in replay] == ["join", "setup", "reveal", "reveal"]
+    finally:
+        one.stop()
+        two.stop()

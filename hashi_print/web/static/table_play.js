@@ -12,6 +12,7 @@ let setupBoard = null;
 let sheetBoard = null;
 let chosen = null;     // the island picked for the setup
 let pending = {number: null, bridges: []};
+let overlay = null;    // the reading drawn on the photo, as the server last sent it
 
 const $ = (id) => document.getElementById(id);
 const nameOf = (seat) => (view.players[seat] ? view.players[seat].name : "?");
@@ -183,6 +184,9 @@ function render() {
 
 async function refresh() {
   [view, me] = await Promise.all([call("GET", `/${code}`), call("GET", `/${code}/me`, {token})]);
+  // The server drops the overlay once the table is scored; the page keeps showing the one it got.
+  if (me.reading && me.reading.overlay) overlay = me.reading.overlay;
+  else if (me.reading) me.reading.overlay = overlay;
   render();
 }
 
@@ -279,6 +283,7 @@ async function sendSheet(options) {
   try {
     setStatus(_("Reading your sheet…"));
     me.reading = await call("POST", `/${code}/sheet`, {token, ...options});
+    overlay = me.reading.overlay;
     me.done = me.reading.done;
     setStatus("");
     await refresh();
