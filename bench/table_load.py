@@ -49,7 +49,10 @@ async def request(port: int, method: str, path: str, body: dict | None = None, t
     writer.close()
     status_line, _sep, rest = raw.partition(b"\r\n")
     _headers, _sep, payload = rest.partition(b"\r\n\r\n")
-    return int(status_line.split()[1]), json.loads(payload or b"{}")
+    try:
+        return int(status_line.split()[1]), json.loads(payload or b"{}")
+    except (IndexError, ValueError):
+        return 0, {}
 
 
 class Stream:

@@ -46,7 +46,9 @@ log = logging.getLogger(__name__)
 MAX_BODY = 64 * 1024
 MAX_TEXT = 20_000
 MAX_SEED = 2**48
-MAX_CONNECTIONS = 200
+# Game night: every player's and host's page holds an event stream open (50 tables of 4 players and
+# their hosts are 250 streams), besides the requests.
+MAX_CONNECTIONS = 600
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 PAGES = {

@@ -132,9 +132,11 @@ def answer(status: int = 200) -> Callable:
     """Wrap an API handler: its object as JSON, a TableError with its status, any other problem as 400."""
     def wrap(work: Callable[..., Awaitable[object]]) -> Callable[..., Awaitable[Response]]:
         async def handler(request: Request, hub: Hub) -> Response:
-            from hashi_print.web.app import request_language
+            from hashi_print.web.app import check_origin, request_language
 
             try:
+                if request.method == "POST":
+                    check_origin(request)
                 with language(request_language(request)):
                     result = await work(request, hub)
                 hub.changed()
@@ -142,7 +144,8 @@ def answer(status: int = 200) -> Callable:
             except TableError as err:
                 return JSONResponse({"error": " ".join(str(err).split())}, status_code=err.status)
             except HashiError as err:
-                return JSONResponse({"error": " ".join(str(err).split())}, status_code=400)
+                return JSONResponse({"error": " ".join(str(err).split())},
+                                    status_code=getattr(err, "status", 400))
             except Exception:
                 log.exception("request to %s failed", request.url.path)
                 return JSONResponse({"error": "the server could not handle this request"}, status_code=400)

@@ -225,6 +225,8 @@ def test_every_bad_request_is_a_4xx_with_a_sentence(client):
     refused(client.get(f"{api}/events?after=x"), 400, "number")
     refused(client.get("/api/tables/ABCDEFGH/events"), 404, "no table")
     refused(client.get(f"{api}/me"), 401, "token")
+    refused(client.post("/api/tables", json={"side": "A"}, headers={"Origin": "http://evil.example"}), 403,
+            "other sites")
 
 
 def test_paper_sheets_refuse_wrong_sides_pictures_that_are_no_photo_and_too_many_pixels(client):
