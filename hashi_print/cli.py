@@ -414,6 +414,8 @@ def scan_cmd(images: tuple[str, ...], as_json: bool, write_dir: str | None, over
                    "fits A4 or Letter paper, e.g. --trim 6x9).")
 @click.option("--per-page", type=click.IntRange(1, 24), default=None,
               help="Puzzles per page (default: as many as keep the islands comfortably large).")
+@click.option("--ids-under-grids", "ids_under", is_flag=True,
+              help="Print each puzzle's ID under its grid instead of in the index of IDs at the back.")
 @click.option("--author", default="", help="Author for the title page, copyright page and cover.")
 @click.option("--year", type=click.IntRange(1900, 2999), default=None,
               help="Year of the copyright notice [default with --author: this year, or the year of "
@@ -441,9 +443,9 @@ def scan_cmd(images: tuple[str, ...], as_json: bool, write_dir: str | None, over
 @_lang_option()
 def book(count: int, size: str, sizes: str | None, difficulty: str, density: str | None, seed: int,
          generator: int, from_file: str | None, trim: str, profile: str, order: str, title: str,
-         crop_marks: bool, per_page: int | None, author: str, year: int | None, isbn: str, credit: bool,
-         color: str, cover_file: str | None, paper_type: str, out: str | None, manifest: str | None,
-         lang: str, bank_file: str | None, mark_used: str | None) -> None:
+         crop_marks: bool, per_page: int | None, ids_under: bool, author: str, year: int | None, isbn: str,
+         credit: bool, color: str, cover_file: str | None, paper_type: str, out: str | None,
+         manifest: str | None, lang: str, bank_file: str | None, mark_used: str | None) -> None:
     """Make a print-ready PDF puzzle book: title, copyright and contents pages, how to play, numbered
     puzzles grouped by grade and size, solutions at the back. The book is checked against its print
     profile (KDP or home printing) before anything is generated and again before it is written.
@@ -468,7 +470,7 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
         year = copyright_year(os.environ, datetime.now(UTC))
     options = BookOptions(title=title, trim=trim, profile=profile, order=order, crop_marks=crop_marks,
                           per_page=per_page, author=author, year=year, isbn=isbn, credit=credit, color=color,
-                          lang=lang)
+                          lang=lang, ids_under=ids_under)
     if cover_file and profile != "kdp":
         raise OptionError("--cover makes a KDP paperback cover: use it with --profile kdp")
     if bank_file or mark_used:

@@ -1,9 +1,10 @@
-"""Cut the Korean and Japanese fonts shipped in hashi_print/fonts down to the characters the product prints.
+"""Cut the Korean, Japanese and monospace fonts in hashi_print/fonts down to the characters printed.
 
-Run `make fonts` after changing the catalogs (it needs Debian's fonts-nanum and fonts-ipaexfont and
-fontTools). The subsets keep every character of every catalog, printable ASCII, Latin-1, common
-punctuation and, for Japanese, all kana; they are renamed because both licences forbid a modified font
-to carry the original's name (OFL reserved font names; IPA Font Licence 3.1(4)).
+Run `make fonts` after changing the catalogs (it needs Debian's fonts-nanum, fonts-ipaexfont and
+fonts-dejavu-core and fontTools). The subsets keep every character of every catalog, printable ASCII,
+Latin-1, common punctuation and, for Japanese, all kana (the monospace face: printable ASCII); they are
+renamed because the licences forbid a modified font to carry the original's name (OFL reserved font
+names; IPA Font Licence 3.1(4); the Bitstream Vera licence).
 """
 
 from __future__ import annotations
@@ -21,11 +22,14 @@ LOCALE = ROOT / "hashi_print" / "locale"
 OUT = ROOT / "hashi_print" / "fonts"
 NANUM = Path("/usr/share/fonts/truetype/nanum")
 IPAEX = Path("/usr/share/fonts/opentype/ipaexfont-gothic")
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
 # (source file, shipped file, family name, style name)
 FONTS = (
     (NANUM / "NanumGothic.ttf", "hashi-ko-gothic.ttf", "HashiKo Gothic", "Regular"),
     (NANUM / "NanumGothicBold.ttf", "hashi-ko-gothic-bold.ttf", "HashiKo Gothic", "Bold"),
     (IPAEX / "ipaexg.ttf", "hashi-ja-gothic.ttf", "HashiJa Gothic", "Regular"),
+    # The monospace face of a book's index of puzzle IDs: printable ASCII is all an ID holds.
+    (DEJAVU / "DejaVuSansMono.ttf", "hashi-mono.ttf", "HashiMono", "Regular"),
 )
 COMMON = [*range(0x20, 0x7F), *range(0xA0, 0x100), *range(0x2010, 0x2028), *range(0x2030, 0x203B),
           0x2212, 0x00D7]
@@ -67,7 +71,8 @@ def main() -> int:
     wanted = catalog_characters() | set(COMMON)
     for source, name, family, style in FONTS:
         extra = set(KANA) if "Ja" in family else set()
-        make_subset(source, OUT / name, family, style, wanted | extra)
+        chars = set(range(0x20, 0x7F)) if "Mono" in family else wanted | extra
+        make_subset(source, OUT / name, family, style, chars)
         print(f"{name}: {(OUT / name).stat().st_size // 1024} KiB")
     return 0
 

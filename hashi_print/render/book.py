@@ -17,32 +17,43 @@ from hashi_print.render.book_plan import (
     CROP_SPACE,
     ID_GAP,
     ID_LEADING,
+    INDEX_HEAD,
+    INDEX_LEADING,
+    INDEX_PT,
     KDP_MIN_OUTSIDE,
     PUZZLE_SLOT,
+    REF_PT,
     SOLUTION_SLOT,
     Layout,
     Margins,
     Page,
     Row,
     Shape,
+    SlotStyle,
     content_box,
+    grid_extent,
     id_lines,
+    index_entry_height,
+    index_lines,
+    index_number_width,
     kdp_gutter,
     longest_id,
     plan_book,
     row_tops,
+    solution_slot,
     trim_size,
 )
 from hashi_print.render.canvas import PT, PdfCanvas, text_width, wrap_text
 from hashi_print.render.paper import GREY, INK
 from hashi_print.render.preflight import HOME_SAFE_MM, Insets, Preflight, PrintRules
-from hashi_print.render.puzzle import PICTURE_STYLE, PUZZLE_STYLE, SOLUTION_STYLE, draw_puzzle
+from hashi_print.render.puzzle import FRAME_PAD, PICTURE_STYLE, PUZZLE_STYLE, SOLUTION_STYLE, draw_puzzle
 
 # Ruled lines of the notes pages that pad a kdp book: about college-ruled spacing, in a light grey.
 NOTES_RULE_SPACING = 8.0
 NOTES_RULE_COLOR = "#c4c4c4"
 SECTION_TITLES = {"title": N_("Title"), "copyright": N_("Copyright"), "contents": N_("Contents"),
-                  "howto": N_("How to play"), "solutions": N_("Solutions"), "notes": N_("Notes")}
+                  "howto": N_("How to play"), "solutions": N_("Solutions"), "notes": N_("Notes"),
+                  "index": N_("Puzzle IDs")}
 # A section of puzzles is named after its grade.
 GRADE_SECTIONS = {"easy": N_("Easy puzzles"), "medium": N_("Medium puzzles"), "hard": N_("Hard puzzles"),
                   "expert": N_("Expert puzzles")}
@@ -67,11 +78,13 @@ class BookOptions:
     note: str = ""
     color: str = "rgb"
     lang: str = "en"
+    # Print each puzzle's ID under its grid (as before) instead of in the index at the back.
+    ids_under: bool = False
 
     @property
     def layout(self) -> Layout:
         """The part of the options the page plan depends on."""
-        return Layout(self.trim, self.profile, self.per_page, self.crop_marks)
+        return Layout(self.trim, self.profile, self.per_page, self.crop_marks, self.ids_under)
 
 
 @dataclass(frozen=True)
@@ -245,6 +258,12 @@ TIPS = (
 ABOUT = N_("The small code under each puzzle is its ID. Type it into Simon Tatham's Bridges "
            "(Game > Specific…) to play the puzzle on a computer or phone. The grey dots mark the "
            "grid: bridges run along them. Solutions are at the back of the book, by puzzle number.")
+ABOUT_INDEX = N_("Under each puzzle is the page of its solution, and over each solution the page of its "
+                 "puzzle. Every puzzle also has an ID, listed by number at the very back of the book: type "
+                 "it, without the spaces, into Simon Tatham's Bridges (Game > Specific…) to play the puzzle "
+                 "on a computer or phone. The grey dots mark the grid: bridges run along them.")
+INDEX_NOTE = N_("Type an ID without its spaces into Simon Tatham's Bridges (Game > Specific…) to play the "
+                "puzzle on screen.")
 
 
 def _draw_paragraphs(canvas, x: float, y: float, width: float, paragraphs: Sequence[str], size_pt: float,
@@ -385,16 +404,16 @@ class _Measure:
     circle = rect = polygon = text = line
 
 
-def _draw_howto_page(canvas, box) -> None:
+def _draw_howto_page(canvas, box, about: str) -> None:
     """Draw the rules in plain words with the example puzzle, at the largest scale that fits the page."""
     x, y, w, h = box
     for scale in (1.0, 0.94, 0.88, 0.82, 0.76, 0.7):
-        if _howto(_Measure(), box, scale) <= y + h:
+        if _howto(_Measure(), box, scale, about) <= y + h:
             break
-    _howto(canvas, box, scale)
+    _howto(canvas, box, scale, about)
 
 
-def _howto(canvas, box, scale: float) -> float:
+def _howto(canvas, box, scale: float, about: str) -> float:
     """Draw (or measure) the how-to-play page at a type scale; return the y below the last line."""
     x, y, w = box[:3]
     body, small = 10.5 * scale, 9.5 * scale
@@ -416,7 +435,7 @@ def _howto(canvas, box, scale: float) -> float:
     canvas.text(x, yy, _("Tips"), size_pt=12 * scale, bold=True, color=INK)
     yy = _draw_paragraphs(canvas, x, yy + 7 * scale, w, TIPS, small)
     canvas.text(x, yy + 3 * scale, _("Playing on screen"), size_pt=12 * scale, bold=True, color=INK)
-    return _draw_paragraphs(canvas, x, yy + 10 * scale, w, [ABOUT], small)
+    return _draw_paragraphs(canvas, x, yy + 10 * scale, w, [about], small)
 
 
 def notes_rules(top: float, bottom: float, spacing: float = NOTES_RULE_SPACING) -> list[float]:
@@ -436,25 +455,46 @@ def _draw_notes_page(canvas, box) -> None:
 
 
 
-def _draw_puzzle_block(canvas, bp: BookPuzzle, number: int, cell: float, origin, id_pt: float) -> None:
-    """Draw one numbered puzzle: number and grade above, the grid, and its ID below."""
+@dataclass(frozen=True)
+class PageRefs:
+    """Where each puzzle and its solution are printed, and whether IDs go under the grids."""
+
+    puzzles: Mapping[int, int]
+    solutions: Mapping[int, int]
+    ids_under: bool
+
+
+def _draw_puzzle_block(canvas, bp: BookPuzzle, number: int, cell: float, origin, id_pt: float,
+                       refs: PageRefs) -> None:
+    """Draw one numbered puzzle: number and grade above, its solution's page (and ID) below."""
     gw, gh = bp.puzzle.cols * cell, bp.puzzle.rows * cell
-    gx, gy = origin[0], origin[1] + PUZZLE_SLOT.above
-    canvas.text(gx, gy - 2.2, str(number), size_pt=13, bold=True, color=INK)
-    canvas.text(gx + gw, gy - 2.2, f"{_(bp.grade)} · {bp.puzzle.cols}×{bp.puzzle.rows}", size_pt=8,
+    left, top = origin[0], origin[1] + PUZZLE_SLOT.above
+    gx, gy = left + FRAME_PAD, top + FRAME_PAD
+    right = left + grid_extent(bp.puzzle.cols, cell)
+    canvas.text(left, top - 2.2, str(number), size_pt=13, bold=True, color=INK)
+    canvas.text(right, top - 2.2, f"{_(bp.grade)} · {bp.puzzle.cols}×{bp.puzzle.rows}", size_pt=8,
                 anchor="end", color=GREY)
     draw_puzzle(canvas, bp.puzzle, gx, gy, cell)
-    ly = gy + gh + ID_GAP + id_pt * PT
-    for line in id_lines(bp.id, gw, id_pt):
-        canvas.text(gx, ly, line, size_pt=id_pt, color=GREY)
-        ly += id_pt * PT * ID_LEADING
+    ly = gy + gh + FRAME_PAD + ID_GAP + REF_PT * PT
+    canvas.text(right, ly, _("Solution p. {page}").format(page=refs.solutions[number]), size_pt=REF_PT,
+                anchor="end", color=INK)
+    if refs.ids_under:
+        ly += REF_PT * PT * (ID_LEADING - 1) + ID_GAP + id_pt * PT
+        for line in id_lines(bp.id, gw, id_pt):
+            canvas.text(left, ly, line, size_pt=id_pt, color=INK)
+            ly += id_pt * PT * ID_LEADING
 
 
-def _draw_solution_block(canvas, bp: BookPuzzle, number: int, cell: float, origin, id_pt: float) -> None:
-    """Draw one numbered solution."""
-    gx, gy = origin[0], origin[1] + SOLUTION_SLOT.above
-    canvas.text(gx, gy - 1.5, str(number), size_pt=9, bold=True, color=INK)
-    draw_puzzle(canvas, bp.puzzle, gx, gy, cell, solution=bp.solution, style=SOLUTION_STYLE)
+def _draw_solution_block(canvas, bp: BookPuzzle, number: int, cell: float, origin, id_pt: float,
+                         refs: PageRefs) -> None:
+    """Draw one numbered solution, with the page of its puzzle."""
+    left, top = origin[0], origin[1] + SOLUTION_SLOT.above
+    canvas.text(left, top - 1.5, str(number), size_pt=9, bold=True, color=INK)
+    canvas.text(left + grid_extent(bp.puzzle.cols, cell), top - 1.5,
+                _("Puzzle p. {page}").format(page=refs.puzzles[number]), size_pt=REF_PT, anchor="end",
+                color=INK)
+    draw_puzzle(canvas, bp.puzzle, left + FRAME_PAD, top + FRAME_PAD, cell, solution=bp.solution,
+                style=SOLUTION_STYLE)
 
 
 def _spread(total: float, block: float, n: int, gap: float) -> list[float]:
@@ -467,20 +507,52 @@ def _spread(total: float, block: float, n: int, gap: float) -> list[float]:
     return [start + i * (block + between) for i in range(n)]
 
 
-def row_origins(row: Row, box, top: float, gap: float) -> list[tuple[float, float]]:
-    """Return the top-left corner of each grid block of a row whose block starts at `top`."""
+def row_origins(row: Row, box, top: float, gap: float, cell: float = 0.0) -> list[tuple[float, float]]:
+    """Return the top-left corner of each grid block (frame included) of a row whose block starts at `top`."""
     x, _, w, _ = box
-    xs = _spread(w, row.grid[0] * row.arrangement.cell, row.arrangement.cols, gap)
+    xs = _spread(w, grid_extent(row.grid[0], cell or row.arrangement.cell), row.arrangement.cols, gap)
     return [(x + xs[i], top) for i in range(len(row.numbers))]
 
 
-def _draw_grid_page(canvas, page: Page, puzzles: Sequence[BookPuzzle], box, id_pt: float) -> None:
-    """Draw a page of puzzles or solutions: its rows from the top, each grid at its size's one scale."""
-    slot = PUZZLE_SLOT if page.kind == "puzzles" else SOLUTION_SLOT
+def page_slot(page: Page, min_text_pt: float) -> SlotStyle:
+    """The slot style of a page of puzzles or of solutions."""
+    return PUZZLE_SLOT if page.kind == "puzzles" else solution_slot(min_text_pt)
+
+
+def _draw_grid_page(canvas, page: Page, puzzles: Sequence[BookPuzzle], box, id_pt: float,
+                    refs: PageRefs) -> None:
+    """Draw a page of puzzles or solutions: its rows from the top, every grid at the page's one scale."""
+    slot = page_slot(page, id_pt)
     draw = _draw_puzzle_block if page.kind == "puzzles" else _draw_solution_block
-    for row, top in zip(page.rows, row_tops(page, box[3], slot.gap), strict=True):
-        for number, origin in zip(row.numbers, row_origins(row, box, box[1] + top, slot.gap), strict=True):
-            draw(canvas, puzzles[number - 1], number, row.arrangement.cell, origin, id_pt)
+    cell_of = page.cell or None
+    for row, top in zip(page.rows, row_tops(page, box[3], slot, id_pt), strict=True):
+        cell = cell_of or row.arrangement.cell
+        origins = row_origins(row, box, box[1] + top, slot.gap, cell)
+        for number, (ox, oy) in zip(row.numbers, origins, strict=True):
+            bp = puzzles[number - 1]
+            # A grid smaller than its slot (solutions share slots sized for the page's largest) is centred.
+            ox += (grid_extent(row.grid[0], cell) - grid_extent(bp.puzzle.cols, cell)) / 2
+            draw(canvas, bp, number, cell, (ox, oy), id_pt, refs)
+
+
+def _draw_index_page(canvas, page: Page, puzzles: Sequence[BookPuzzle], box, first: bool) -> None:
+    """Draw a page of the index: each puzzle's number and its ID in blocks, in a monospace face."""
+    x, y, w, _h = box
+    canvas.text(x, y + 8, _(SECTION_TITLES["index"]), size_pt=20, bold=True, color=INK)
+    if first:
+        note = wrap_text(_(INDEX_NOTE), 8, w)
+        for k, line in enumerate(note[:2]):
+            canvas.text(x, y + 14 + k * 8 * PT * 1.3, line, size_pt=8, color=INK)
+    number_w = index_number_width()
+    lead = INDEX_PT * PT * INDEX_LEADING
+    yy = y + INDEX_HEAD
+    for number in page.entries:
+        lines = index_lines(puzzles[number - 1].id, w - number_w)
+        canvas.text(x + number_w - text_width(" ", INDEX_PT, mono=True), yy, str(number), size_pt=INDEX_PT,
+                    anchor="end", bold=True, color=INK)
+        for k, line in enumerate(lines):
+            canvas.text(x + number_w, yy + k * lead, line, size_pt=INDEX_PT, color=INK, mono=True)
+        yy += index_entry_height(len(lines))
 
 
 def _running_head(canvas, page: Page, page_no: int, trim: str, margins: Margins, profile: str) -> None:
@@ -536,6 +608,9 @@ def _render_book(puzzles: Sequence[BookPuzzle], options: BookOptions) -> Book:
     canvas = _Shifted(pdf, pad, pad, w, h) if pad else pdf
     id_pt = options.layout.min_text_pt
     solutions_page = next(n for n, p in enumerate(pages, 1) if p.kind == "solutions")
+    refs = PageRefs(plan.where("puzzles"), plan.where("solutions"), options.ids_under)
+    about = ABOUT if options.ids_under else ABOUT_INDEX
+    first_index = next((n for n, p in enumerate(pages, 1) if p.kind == "index"), 0)
     where: dict[int, dict[str, float]] = {}
     for page_no, page in enumerate(pages, 1):
         if page_no > 1:
@@ -553,15 +628,17 @@ def _render_book(puzzles: Sequence[BookPuzzle], options: BookOptions) -> Book:
         elif page.kind == "contents":
             _draw_contents_page(canvas, pages, box, id_pt)
         elif page.kind == "howto":
-            _draw_howto_page(canvas, box)
+            _draw_howto_page(canvas, box, about)
+        elif page.kind == "index":
+            _draw_index_page(canvas, page, ordered, box, page_no == first_index)
         elif page.kind == "notes":
             _draw_notes_page(canvas, box)
         elif page.kind in ("puzzles", "solutions"):
-            _draw_grid_page(canvas, page, ordered, box, id_pt)
+            _draw_grid_page(canvas, page, ordered, box, id_pt, refs)
             for row in page.rows:
                 for number in row.numbers:
                     where.setdefault(number, {})[page.kind] = page_no
-                    where[number][f"{page.kind}_cell"] = row.arrangement.cell
+                    where[number][f"{page.kind}_cell"] = page.cell or row.arrangement.cell
     data = pdf.tobytes("the book")
     manifest = _manifest(ordered, options, pages, where, margins)
     # No warnings today: notes pages fix a short or odd kdp book, and too many pages is an OptionError.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from hashi_print.errors import OptionError
@@ -16,7 +16,13 @@ from hashi_print.puzzle.model import Grade
 from hashi_print.render.canvas import PT, text_width
 from hashi_print.render.paper import INCH, PAPER, TRIMS
 from hashi_print.render.preflight import HOME_MIN_TEXT_PT, KDP_MIN_TEXT_PT
-from hashi_print.render.puzzle import PUZZLE_STYLE, SOLUTION_STYLE, min_cell_for_island
+from hashi_print.render.puzzle import (
+    DIGIT_HEIGHT,
+    FRAME_PAD,
+    PUZZLE_STYLE,
+    SOLUTION_STYLE,
+    min_cell_for_island,
+)
 
 # KDP's minimum inside margin by page count (pages up to, inches).
 KDP_GUTTERS = ((150, 0.375), (300, 0.5), (500, 0.625), (700, 0.75), (828, 0.875))
@@ -25,13 +31,23 @@ KDP_MAX_PAGES = 828
 # KDP's minimum outside, top and bottom margin for an interior without bleed.
 KDP_MIN_OUTSIDE = 0.25 * INCH
 MIN_ISLAND_MM = 5.0
-MIN_SOLUTION_ISLAND_MM = 3.0
+# Islands of 6 mm are comfortable to write round; a page's grids grow up to 8 mm where they have room.
+GOOD_ISLAND_MM = 6.0
+MAX_ISLAND_MM = 8.0
+MIN_SOLUTION_ISLAND_MM = 2.5
+# The page references under a puzzle ("Solution p. 41") and over a solution ("Puzzle p. 12").
+REF_PT = 7.0
 # Crop marks sit 3 to 7 mm outside the trim, and 5 mm more keeps them on a home printer's paper.
 CROP_SPACE = 12.0
 ID_LEADING = 1.25
 # How far the first line of an ID sits below its grid, and how far a grid's heading sits above it.
 ID_GAP = 1.2
 FRONT_KINDS = ("title", "copyright", "contents", "howto")
+# The index of puzzle IDs at the back: a monospace face, IDs cut into blocks of this many characters.
+INDEX_PT = 7.0
+INDEX_LEADING = 1.4
+INDEX_BLOCK = 5
+INDEX_HEAD = 22.0  # mm from the type area's top to the first entry (under the heading and its note)
 
 
 @dataclass(frozen=True)
@@ -55,13 +71,38 @@ class SlotStyle:
     max_cell: float
     max_per_page: int
     with_id: bool
+    # Room under the grid's frame for its page reference (0 where the reference sits in the heading).
+    below: float = 0.0
+    # Solutions: the most per page that keep their digits legible; puzzles: comfortable cells first.
+    most_per_page: bool = False
 
 
 PUZZLE_SLOT = SlotStyle(above=6.5, gap=7.0, min_cell=min_cell_for_island(MIN_ISLAND_MM),
-                        good_cell=7.0, max_cell=12.0, max_per_page=6, with_id=True)
-SOLUTION_SLOT = SlotStyle(above=4.5, gap=6.0,
+                        good_cell=min_cell_for_island(GOOD_ISLAND_MM),
+                        max_cell=min_cell_for_island(MAX_ISLAND_MM), max_per_page=6, with_id=True,
+                        below=ID_GAP + REF_PT * PT * ID_LEADING)
+SOLUTION_SLOT = SlotStyle(above=4.5, gap=5.0,
                           min_cell=min_cell_for_island(MIN_SOLUTION_ISLAND_MM, SOLUTION_STYLE),
-                          good_cell=4.6, max_cell=6.5, max_per_page=12, with_id=False)
+                          good_cell=4.6, max_cell=6.5, max_per_page=12, with_id=False, most_per_page=True)
+
+
+def solution_slot(min_text_pt: float) -> SlotStyle:
+    """The solution slot of a profile: its cells never so small that a clue's digit is under `min_text_pt`."""
+    island = min_text_pt * PT * DIGIT_HEIGHT / SOLUTION_STYLE.digit_ratio
+    least = min_cell_for_island(island, SOLUTION_STYLE)
+    return replace(SOLUTION_SLOT, min_cell=max(SOLUTION_SLOT.min_cell, least))
+
+
+def grid_extent(cells: int, cell: float) -> float:
+    """The width or height in mm a grid of `cells` cells takes with its frame."""
+    return cells * cell + 2 * FRAME_PAD
+
+
+def block_height(grid_rows: int, cell: float, slot: SlotStyle, id_lines_: int, id_pt: float) -> float:
+    """The height of one grid's block: heading, framed grid, page reference and ID lines."""
+    return slot.above + grid_extent(grid_rows, cell) + slot.below + id_block(id_lines_, id_pt)
+
+
 
 
 @dataclass(frozen=True)
@@ -110,6 +151,10 @@ class Page:
     section: str = ""
     # Full pages spread their rows over the type area; a section's last page keeps them at the top.
     full: bool = False
+    # The cell size every grid of this page is drawn at (0: each row's own arrangement).
+    cell: float = 0.0
+    # An index page: the puzzle numbers whose IDs it lists.
+    entries: tuple[int, ...] = ()
 
     @property
     def numbers(self) -> tuple[int, ...]:
@@ -125,6 +170,8 @@ class Layout:
     profile: str
     per_page: int | None = None
     crop_marks: bool = False
+    # Print each puzzle's ID under its grid instead of in the index at the back.
+    ids_under: bool = False
 
     @property
     def min_text_pt(self) -> float:
@@ -219,15 +266,15 @@ def arrange(grid_cols: int, grid_rows: int, box_w: float, box_h: float, slot: Sl
         for rows in range(1, max(slot.max_per_page, want or 0) // cols + 1):
             slot_w = (box_w - (cols - 1) * slot.gap) / cols
             slot_h = (box_h - (rows - 1) * slot.gap) / rows
-            cell = min(slot_w / grid_cols, slot.max_cell)
+            cell = min((slot_w - 2 * FRAME_PAD) / grid_cols, slot.max_cell)
             # A smaller cell narrows the grid, so its ID may need another line: shrink until both agree.
             for _ in range(50):
                 lines = len(id_lines(id_chars, grid_cols * cell, id_pt)) if slot.with_id and id_chars else 0
-                fit = (slot_h - slot.above - id_block(lines, id_pt)) / grid_rows
+                fit = (slot_h - block_height(grid_rows, 0.0, slot, lines, id_pt)) / grid_rows
                 if fit >= cell:
                     break
                 cell = fit
-            tall = slot.above + grid_rows * cell + id_block(lines, id_pt)
+            tall = block_height(grid_rows, cell, slot, lines, id_pt)
             if cell >= slot.min_cell and tall <= slot_h + 1e-9:
                 options.append(Arrangement(cols, rows, cell, slot_w, slot_h, lines, tall))
     if want is not None:
@@ -240,12 +287,17 @@ def arrange(grid_cols: int, grid_rows: int, box_w: float, box_h: float, slot: Sl
         return max(enough, key=lambda a: (a.cell, -a.per_page, a.cols))
     if not options:
         island = slot.min_cell * PUZZLE_STYLE.island_ratio
-        need_w, need_h = slot.min_cell * grid_cols, slot.min_cell * grid_rows + slot.above
-        largest = int(min(box_w / slot.min_cell, (box_h - slot.above) / slot.min_cell))
+        need_w = grid_extent(grid_cols, slot.min_cell)
+        need_h = block_height(grid_rows, slot.min_cell, slot, 0, id_pt)
+        largest = int(min((box_w - 2 * FRAME_PAD) / slot.min_cell,
+                          (box_h - block_height(0, slot.min_cell, slot, 0, id_pt)) / slot.min_cell))
+        more = " and more for its ID" if id_chars else ""
         raise OptionError(f"a {grid_cols}x{grid_rows} grid does not fit this page with islands of at least "
-                          f"{island:.0f} mm: it needs {need_w:.0f} x {need_h:.0f} mm and more for its ID, "
+                          f"{island:.0f} mm: it needs {need_w:.0f} x {need_h:.0f} mm{more}, "
                           f"and the type area is {box_w:.0f} x {box_h:.0f} mm (up to about "
                           f"{largest}x{largest} fits); use a larger trim or a smaller grid")
+    if slot.most_per_page:
+        return max(options, key=lambda a: (a.per_page, a.cell, a.cols))
     good = [a for a in options if a.cell >= slot.good_cell]
     if good:
         return max(good, key=lambda a: (a.per_page, a.cell, a.cols))
@@ -267,7 +319,7 @@ def size_arrangements(shapes: Sequence[Shape], box: tuple[float, float], slot: S
     out = {}
     ceiling = math.inf
     for key in sorted(longest, key=lambda k: (k[0] * k[1], k)):
-        id_chars = longest[key] if slot.with_id else ""
+        id_chars = longest[key] if slot.with_id and layout.ids_under else ""
         chosen = arrange(*key, *box, slot, id_chars, layout.min_text_pt, want)
         if chosen.cell > ceiling:
             chosen = _at_cell(chosen, key, ceiling, slot, id_chars, layout.min_text_pt) or chosen
@@ -280,7 +332,7 @@ def _at_cell(a: Arrangement, grid: tuple[int, int], cell: float, slot: SlotStyle
              id_pt: float) -> Arrangement | None:
     """The same slots drawn at a smaller cell, or None when its longer ID would no longer fit the slot."""
     lines = len(id_lines(id_chars, grid[0] * cell, id_pt)) if id_chars else 0
-    tall = slot.above + grid[1] * cell + id_block(lines, id_pt)
+    tall = block_height(grid[1], cell, slot, lines, id_pt)
     if tall > a.slot_h + 1e-9:
         return None
     return Arrangement(a.cols, a.rows, cell, a.slot_w, a.slot_h, lines, tall)
@@ -415,30 +467,34 @@ def _take(key: tuple[int, int], left: list[int], arrangements: dict[tuple[int, i
     return Row(taken, key, arrangement)
 
 
-def solution_pages(shapes: Sequence[Shape], arrangements: dict[tuple[int, int], Arrangement],
-                   box_h: float) -> list[Page]:
-    """Give each page of solutions the next run of numbers that fits, its grids gathered in rows by size.
+def solution_pages(shapes: Sequence[Shape], box: tuple[float, float], slot: SlotStyle,
+                   layout: Layout) -> list[Page]:
+    """Give each page of solutions the next run of numbers that fits, in slots of one size.
 
-    Solutions are looked up by number, so each page holds a run of them; within the page the grids
-    of one size share rows (smallest first), which leaves far fewer half-empty rows than book order.
+    Solutions are looked up by number, so each page holds a run of them, in reading order. A page's
+    slots are sized for the largest grid of its run, as many as fit with legible digits (on a 6x9 page
+    12 for 7x7 grids, 8 for 10x10 and 6 for 15x15), and every solution on it is drawn at that scale.
     """
-    slot, cap = SOLUTION_SLOT, SOLUTION_SLOT.max_per_page
-    area = {key: (key[0] * key[1], key) for key in arrangements}
+    def arrangement(run: Sequence[int]) -> tuple[tuple[int, int], Arrangement]:
+        """The slot grid of a run: big enough for its widest and its tallest grid."""
+        grid = (max(shapes[n - 1].cols for n in run), max(shapes[n - 1].rows for n in run))
+        return grid, arrange(*grid, *box, slot, "", layout.min_text_pt)
 
-    def rows_of(run: Sequence[int]) -> list[Row]:
-        """The rows of a run of solutions: by grid size, smallest first, numbers in order within a size."""
-        ordered = sorted(run, key=lambda n: (area[(shapes[n - 1].cols, shapes[n - 1].rows)], n))
-        return _rows(ordered, shapes, arrangements)
+    def page_of(run: Sequence[int], full: bool) -> Page:
+        """A page holding a run of solutions in rows of its arrangement's width."""
+        grid, a = arrangement(run)
+        rows = tuple(Row(tuple(run[i:i + a.cols]), grid, a) for i in range(0, len(run), a.cols))
+        return Page("solutions", rows, "", full=full)
 
     pages: list[Page] = []
     run: list[int] = []
     for number in range(1, len(shapes) + 1):
-        if run and not _fits(rows_of([*run, number]), box_h, slot.gap, cap):
-            pages.append(Page("solutions", tuple(rows_of(run)), "", full=True))
+        if run and arrangement([*run, number])[1].per_page < len(run) + 1:
+            pages.append(page_of(run, True))
             run = []
         run.append(number)
     if run:
-        pages.append(Page("solutions", tuple(rows_of(run)), ""))
+        pages.append(page_of(run, False))
     return pages
 
 
@@ -456,9 +512,46 @@ def renumber(pages: Sequence[Page]) -> tuple[list[Page], list[int]]:
     return out, order
 
 
-def row_tops(page: Page, box_h: float, gap: float) -> list[float]:
+def row_height(row: Row, cell: float, slot: SlotStyle, id_pt: float) -> float:
+    """The height of a row's blocks when its grids are drawn at `cell` (0: its arrangement's own cell)."""
+    if not cell:
+        return row.arrangement.block_h
+    return block_height(row.grid[1], cell, slot, row.arrangement.id_lines, id_pt)
+
+
+def row_fits_width(row: Row, cell: float, box_w: float, gap: float) -> bool:
+    """Whether the row's slots, each as wide as its grid drawn at `cell`, fit across the type area."""
+    n = row.arrangement.cols
+    return n * grid_extent(row.grid[0], cell) + (n - 1) * gap <= box_w + 1e-6
+
+
+def page_cell(page: Page, box_w: float, box_h: float, slot: SlotStyle, id_pt: float) -> float:
+    """The one cell size a page's grids are drawn at: the largest up to the slot's largest that still fits.
+
+    It is never smaller than the smallest cell its rows were planned with, so never under the minimum.
+    """
+    if not page.rows:
+        return 0.0
+
+    def fits(cell: float) -> bool:
+        """Whether every row fits across and all of them down the type area at this cell."""
+        tall = sum(row_height(r, cell, slot, id_pt) for r in page.rows) + slot.gap * (len(page.rows) - 1)
+        return tall <= box_h + 1e-6 and all(row_fits_width(r, cell, box_w, slot.gap) for r in page.rows)
+
+    lo, hi = min(r.arrangement.cell for r in page.rows), slot.max_cell
+    if hi <= lo or fits(hi):
+        return max(lo, hi) if fits(max(lo, hi)) else lo
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+    # Rounded down, so the rounding never pushes a grid past the type area.
+    return math.floor(lo * 1e4) / 1e4
+
+
+def row_tops(page: Page, box_h: float, slot: SlotStyle, id_pt: float) -> list[float]:
     """Return the top of each row below the type area's top: spread out on a full page, packed otherwise."""
-    heights = [row.arrangement.block_h for row in page.rows]
+    gap = slot.gap
+    heights = [row_height(row, page.cell, slot, id_pt) for row in page.rows]
     free = box_h - sum(heights) - gap * (len(heights) - 1)
     extra = free / len(heights) if page.full else 0.0
     tops, y = [], extra / 2
@@ -481,6 +574,53 @@ class Plan:
     margins: Margins
     pages: tuple[Page, ...]
     order: tuple[int, ...]
+
+    def where(self, kind: str) -> dict[int, int]:
+        """The page (from 1) of each puzzle number on the pages of one kind (puzzles or solutions)."""
+        return {n: page_no for page_no, page in enumerate(self.pages, 1) if page.kind == kind
+                for n in page.numbers}
+
+
+# --- the index of IDs -----------------------------------------------------------------------------------
+
+def index_char_width(size_pt: float = INDEX_PT) -> float:
+    """The advance in mm of one character of the index's monospace face."""
+    return text_width("0", size_pt, mono=True)
+
+
+def index_number_width() -> float:
+    """The width of the index's number column (four digits and a space)."""
+    return 5 * index_char_width()
+
+
+def index_lines(tatham_id: str, width_mm: float) -> list[str]:
+    """An ID cut into blocks of INDEX_BLOCK characters, as many blocks on a line as fit `width_mm`."""
+    blocks = [tatham_id[i:i + INDEX_BLOCK] for i in range(0, len(tatham_id), INDEX_BLOCK)]
+    per_line = max(1, int((width_mm / index_char_width() + 1) // (INDEX_BLOCK + 1)))
+    return [" ".join(blocks[i:i + per_line]) for i in range(0, len(blocks), per_line)]
+
+
+def index_entry_height(lines: int) -> float:
+    """The height in mm an index entry of `lines` lines takes, with a little space after it."""
+    return (lines + 0.35) * INDEX_PT * PT * INDEX_LEADING
+
+
+def index_pages(ids: Sequence[str], box_w: float, box_h: float) -> list[Page]:
+    """Lay the IDs, numbered from 1, onto as many index pages as they need, never splitting an entry."""
+    width = box_w - index_number_width()
+    pages: list[Page] = []
+    current: list[int] = []
+    used = 0.0
+    for number, tatham_id in enumerate(ids, 1):
+        need = index_entry_height(len(index_lines(tatham_id, width)))
+        if current and used + need > box_h - INDEX_HEAD:
+            pages.append(Page("index", entries=tuple(current)))
+            current, used = [], 0.0
+        current.append(number)
+        used += need
+    if current:
+        pages.append(Page("index", entries=tuple(current)))
+    return pages
 
 
 def plan_pages(shapes: Sequence[Shape], layout: Layout, margins: Margins,
@@ -507,8 +647,13 @@ def plan_pages(shapes: Sequence[Shape], layout: Layout, margins: Margins,
     if layout.profile == "kdp" and len(pages) % 2 == 1:
         pages.append(Page("blank"))
     in_order = [shapes[n - 1] for n in order]
-    solution_sizes = size_arrangements(in_order, (box_w, box_h), SOLUTION_SLOT, layout, None)
-    pages += solution_pages(in_order, solution_sizes, box_h)
+    solutions = solution_slot(layout.min_text_pt)
+    pages += solution_pages(in_order, (box_w, box_h), solutions, layout)
+    if not layout.ids_under:
+        pages += index_pages([s.id for s in in_order], box_w, box_h)
+    pages = [replace(p, cell=page_cell(p, box_w, box_h, PUZZLE_SLOT if p.kind == "puzzles" else solutions,
+                                       layout.min_text_pt)) if p.kind in ("puzzles", "solutions") else p
+             for p in pages]
     if layout.profile == "kdp":
         # KDP refuses interiors under 24 pages or with an odd count; ruled notes pages beat blank ones.
         pages += [Page("notes")] * kdp_padding(len(pages))

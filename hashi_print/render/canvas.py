@@ -65,7 +65,8 @@ class Canvas(Protocol):
         """Draw a closed polygon."""
 
     def text(self, x: float, y: float, s: str, *, size_pt: float = 10, anchor: str = "start",
-             bold: bool = False, color: str = "#000000", id: str | None = None, angle: float = 0) -> None:
+             bold: bool = False, color: str = "#000000", id: str | None = None, angle: float = 0,
+             mono: bool = False) -> None:
         """Draw one line of text whose baseline is at y, turned `angle` degrees anticlockwise."""
 
     def new_page(self) -> None:
@@ -81,10 +82,10 @@ def register_fonts() -> None:
         register(name)
 
 
-def text_width(s: str, size_pt: float, bold: bool = False) -> float:
+def text_width(s: str, size_pt: float, bold: bool = False, mono: bool = False) -> float:
     """Width in mm of a string set in the face it is printed in (see fonts.py) at `size_pt` points."""
     register_fonts()
-    return pdfmetrics.stringWidth(s, font_for(s, bold), size_pt) / MM
+    return pdfmetrics.stringWidth(s, register(font_for(s, bold, mono)), size_pt) / MM
 
 
 def _with_mode(draw, mode: int):
@@ -230,10 +231,11 @@ class PdfCanvas:
         self._mark(_ink_box(min(xs), min(ys), max(xs), max(ys), width / 2 if s else 0.0),
                    f"a shape at ({xs[0]:.1f}, {ys[0]:.1f}) mm", not s)
 
-    def text(self, x, y, s, *, size_pt=10, anchor="start", bold=False, color="#000000", id=None, angle=0):
+    def text(self, x, y, s, *, size_pt=10, anchor="start", bold=False, color="#000000", id=None, angle=0,
+             mono=False):
         """Draw one line of text whose baseline is at y, turned `angle` degrees anticlockwise."""
         _check_anchor(anchor)
-        font = font_for(s, bold)
+        font = register(font_for(s, bold, mono))
         self._c.setFont(font, size_pt)
         self._c.setFillColor(self._color(color))
         draw = {"start": self._c.drawString, "middle": self._c.drawCentredString,
@@ -378,9 +380,10 @@ class SvgCanvas:
             self._mark(_ink_box(min(xs), min(ys), max(xs), max(ys), width / 2 if stroke else 0.0),
                        f"a shape at ({xs[0]:.1f}, {ys[0]:.1f}) mm", not stroke)
 
-    def text(self, x, y, s, *, size_pt=10, anchor="start", bold=False, color="#000000", id=None, angle=0):
+    def text(self, x, y, s, *, size_pt=10, anchor="start", bold=False, color="#000000", id=None, angle=0,
+             mono=False):
         """Draw one line of text whose baseline is at y, turned `angle` degrees anticlockwise."""
-        font = font_for(s, bold)
+        font = font_for(s, bold, mono)
         if font not in LATIN.values():
             self._embedded.setdefault(font, set()).update(s)
         el = self._dwg.text(s, insert=(_num(x), _num(y)), fill=_check_color(color),

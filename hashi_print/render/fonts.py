@@ -27,13 +27,16 @@ FAKE_BOLD = {"HashiJa"}
 # Outline width of fake bold, as a fraction of the font size (about the stem difference of a bold cut).
 FAKE_BOLD_STROKE = 0.03
 _REPORTLAB_FILES = {"HashiSans": "Vera.ttf", "HashiSans-Bold": "VeraBd.ttf"}
+# The monospace face of a book's index of IDs (a subset of DejaVu Sans Mono, see fonts/README.md).
+MONO = "HashiMono"
 _PACKAGE_FILES = {"HashiKo": "hashi-ko-gothic.ttf", "HashiKo-Bold": "hashi-ko-gothic-bold.ttf",
-                  "HashiJa": "hashi-ja-gothic.ttf"}
+                  "HashiJa": "hashi-ja-gothic.ttf", MONO: "hashi-mono.ttf"}
 # An SVG names Vera and lets the viewer find it (or a look-alike); the Korean and Japanese faces are
 # embedded in the SVG under their own names (see svg_font_faces), with the originals as fallbacks.
 SVG_FAMILIES = {"HashiSans": "'Bitstream Vera Sans', 'DejaVu Sans', Verdana, sans-serif",
                 "HashiKo": "'HashiKo', 'NanumGothic', 'Nanum Gothic', 'Noto Sans CJK KR', sans-serif",
-                "HashiJa": "'HashiJa', 'IPAexGothic', 'Noto Sans CJK JP', 'Hiragino Sans', sans-serif"}
+                "HashiJa": "'HashiJa', 'IPAexGothic', 'Noto Sans CJK JP', 'Hiragino Sans', sans-serif",
+                MONO: "'HashiMono', 'DejaVu Sans Mono', monospace"}
 # The name IDs a subset keeps: family and style names, and the copyright and licence the fonts carry.
 _KEEP_NAMES = [0, 1, 2, 3, 4, 5, 6, 13, 14]
 
@@ -61,9 +64,14 @@ def characters(name: str) -> frozenset[int]:
     return frozenset(pdfmetrics.getFont(register(name)).face.charToGlyph)
 
 
-def font_for(s: str, bold: bool = False) -> str:
-    """The face a line of text is set in (see the module docstring); raise LayoutError if none has it."""
+def font_for(s: str, bold: bool = False, mono: bool = False) -> str:
+    """The face a line of text is set in (see the module docstring); raise LayoutError if none has it.
+
+    `mono` asks for the monospace face, which holds printable ASCII (the characters of an ID).
+    """
     need = {ord(ch) for ch in s}
+    if mono and need <= characters(MONO):
+        return MONO
     latin = LATIN[bold]
     if need <= characters(latin):
         return latin

@@ -14,7 +14,8 @@ COLOR_MODELS = ("rgb", "cmyk")
 PAPER_THICKNESS_IN = {"white": 0.002252, "cream": 0.0025}
 PAPER_TYPES = tuple(PAPER_THICKNESS_IN)
 
-# The inks: near-black text and puzzle grids, the game's blue, and grey for small print.
-INK = "#1a1a1a"
+# The inks: pure black text and puzzle grids (black plate only in CMYK), the game's blue, and a grey
+# for secondary text of 7 pt and more.
+INK = "#000000"
 BLUE = "#1b3d8f"
 GREY = "#6b6b6b"

@@ -10,6 +10,8 @@ from hashi_print.render.paper import INK
 
 # Height of a digit in Bitstream Vera as a fraction of the font size (1493 / 2048 units).
 DIGIT_HEIGHT = 0.729
+# The frame stands this far outside the grid, so an edge island keeps at least 1.5 mm from it.
+FRAME_PAD = 1.5
 
 
 @dataclass(frozen=True)
@@ -19,7 +21,7 @@ class GridStyle:
     island_ratio: float = 0.78
     digit_ratio: float = 0.50
     ink: str = INK
-    frame: str | None = "#8c8c8c"
+    frame: str | None = INK
     dot: str = "#b4b4b4"
     bridge: str = INK
     dots: bool = True
@@ -27,7 +29,8 @@ class GridStyle:
 
 
 PUZZLE_STYLE = GridStyle()
-SOLUTION_STYLE = GridStyle(dots=False)
+# Solutions are printed small: larger islands and digits for their cell keep the clues legible.
+SOLUTION_STYLE = GridStyle(island_ratio=0.82, digit_ratio=0.62, dots=False)
 PICTURE_STYLE = GridStyle(dots=False, frame=None, bold_digits=True)
 
 
@@ -56,7 +59,8 @@ def draw_puzzle(canvas: Canvas, puzzle: Puzzle, x: float, y: float, cell: float,
     """Draw the puzzle with its grid's top-left corner at (x, y); with `solution`, draw its bridges too."""
     w, h = grid_size(puzzle, cell)
     if style.frame is not None:
-        canvas.rect(x, y, w, h, stroke=style.frame, width=0.25)
+        canvas.rect(x - FRAME_PAD, y - FRAME_PAD, w + 2 * FRAME_PAD, h + 2 * FRAME_PAD, stroke=style.frame,
+                    width=0.2)
     if style.dots:
         # One dotted line per row (zero-length dashes with round caps); islands are drawn over them.
         r_dot = max(0.18, 0.035 * cell)

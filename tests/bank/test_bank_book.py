@@ -51,7 +51,7 @@ def test_books_never_share_a_puzzle_and_stats_show_who_used_what(bank, tmp_path)
         stored = {p.tatham_id: p for p in stored_puzzles(conn)}
     seen: set[str] = set()
     for name in ("Volume 1", "Volume 2"):
-        result = make_book(bank, tmp_path, name, 5, "--difficulty", "easy")
+        result = make_book(bank, tmp_path, name, 5, "--difficulty", "easy", "--ids-under-grids")
         assert result.exit_code == 0, result.output
         manifest = json.loads((tmp_path / f"{name.replace(' ', '-')}.json").read_text())
         ids = [p["id"] for p in manifest["puzzles"]]

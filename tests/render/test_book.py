@@ -32,6 +32,8 @@ from hashi_print.render.book_plan import (
     kdp_padding,
     margins_for,
     plan_book,
+    row_height,
+    solution_slot,
     trim_size,
 )
 from hashi_print.render.canvas import text_width
@@ -159,11 +161,12 @@ def test_islands_are_never_smaller_than_5_mm(trim, n):
 def test_puzzles_per_page_follow_grid_size():
     _, _, w, h = content_box(1, "a4", margins_for("a4", "pnp", 40))
     assert arrange(25, 25, w, h, PUZZLE_SLOT).per_page == 1
-    assert arrange(7, 7, w, h, PUZZLE_SLOT).per_page == 6
+    sevens = arrange(7, 7, w, h, PUZZLE_SLOT)
+    assert sevens.per_page == 6 and sevens.cell * PUZZLE_STYLE.island_ratio >= 6.0
     with_id = arrange(10, 10, w, h, PUZZLE_SLOT, "10x10m2:" + "a3" * 25, 6.0)
-    assert with_id.per_page == 6 and with_id.id_lines >= 1 and with_id.cell >= PUZZLE_SLOT.good_cell
+    assert with_id.per_page == 4 and with_id.id_lines >= 1 and with_id.cell >= PUZZLE_SLOT.good_cell
     solutions = arrange(10, 10, w, h, SOLUTION_SLOT)
-    assert solutions.per_page > 4 and solutions.cell < with_id.cell
+    assert solutions.per_page == 12 and solutions.cell < with_id.cell
 
 
 @pytest.mark.parametrize("want", [None, 1, 2, 3, 4])
@@ -239,7 +242,10 @@ def test_kdp_plans_are_even_and_padded_only_with_notes_at_the_end(trim):
         assert len(pages) >= 24 and len(pages) % 2 == 0, (n, len(pages))
         assert margins.inside == pytest.approx(kdp_gutter(len(pages)) + 0.25 * INCH)
         last_solutions = max(i for i, k in enumerate(kinds) if k == "solutions")
-        assert set(kinds[last_solutions + 1:]) <= {"notes"} and "notes" not in kinds[:last_solutions]
+        after = kinds[last_solutions + 1:]
+        # The index of IDs follows the solutions; notes pages only pad the end.
+        assert after == ["index"] * after.count("index") + ["notes"] * after.count("notes")
+        assert "notes" not in kinds[:last_solutions] and after.count("index") >= 1
         pnp_pages = plan_book(shapes_of(entries[:n]), Layout(trim, "pnp")).pages
         assert "notes" not in [p.kind for p in pnp_pages]
 
@@ -255,7 +261,7 @@ def test_the_how_to_play_example_is_solved_and_unique():
 
 def test_render_book_reads_back_with_ids_numbers_and_pages():
     entries = book_puzzles(SMALL_IDS, ["medium", "easy", "hard"])
-    book = render_book(entries, BookOptions(title="Test Book", trim="6x9", profile="kdp"))
+    book = render_book(entries, BookOptions(title="Test Book", trim="6x9", profile="kdp", ids_under=True))
     reader = PdfReader(io.BytesIO(book.pdf))
     assert len(reader.pages) == book.pages == book.manifest["pages"]
     for page in reader.pages:
@@ -282,8 +288,8 @@ def test_a_small_kdp_book_is_padded_to_24_pages_of_notes_and_stays_byte_identica
     # One section per grade, each on its own page; the solutions start on a right-hand page.
     assert kinds[:9] == ["title", "copyright", "contents", "howto", "puzzles", "puzzles", "puzzles", "blank",
                          "solutions"]
-    assert kinds[9:] == ["notes"] * 15
-    for page_no in range(10, 25):
+    assert kinds[9:] == ["index"] + ["notes"] * 14
+    for page_no in range(11, 25):
         text = reader.pages[page_no - 1].extract_text()
         assert "Notes" in bold_runs(reader, page_no - 1)
         assert sorted(text.split()) == sorted(["Notes", str(page_no)])  # the heading and the page number
@@ -293,6 +299,12 @@ def test_a_small_kdp_book_is_padded_to_24_pages_of_notes_and_stays_byte_identica
 
 def test_a_longer_odd_kdp_book_gets_one_notes_page_to_make_it_even():
     entries = (book_puzzles(SMALL_IDS, ["easy"] * 3) * 25)
+    # 75 puzzles, and one more when that makes the unpadded book odd.
+    def unpadded(items):
+        """The page count of the kdp book before notes pad it."""
+        return sum(p.kind != "notes" for p in plan_book(shapes_of(items), Layout("6x9", "kdp")).pages)
+
+    entries = next(entries[:n] for n in range(75, 40, -1) if unpadded(entries[:n]) % 2)
     book = render_book(entries, BookOptions(trim="6x9", profile="kdp"))
     reader = PdfReader(io.BytesIO(book.pdf))
     assert len(reader.pages) == book.pages > 24 and book.pages % 2 == 0
@@ -303,7 +315,7 @@ def test_a_longer_odd_kdp_book_gets_one_notes_page_to_make_it_even():
 def test_pnp_books_are_not_padded():
     book = render_book(book_puzzles(SMALL_IDS, ["easy"] * 3), BookOptions(trim="6x9"))
     reader = PdfReader(io.BytesIO(book.pdf))
-    assert len(reader.pages) == book.pages == 6
+    assert len(reader.pages) == book.pages == 7 and book.manifest["page_kinds"][-1] == "index"
     assert "notes" not in book.manifest["page_kinds"] and book.warnings == ()
     assert all("Notes" not in page.extract_text() for page in reader.pages)
 
@@ -311,7 +323,7 @@ def test_pnp_books_are_not_padded():
 def test_book_command_end_to_end(tmp_path):
     out, manifest_path = tmp_path / "book.pdf", tmp_path / "book.json"
     args = ["book", "--count", "5", "--size", "7x7", "--difficulty", "mixed", "--seed", "3",
-            "--out", str(out), "--manifest", str(manifest_path), "--title", "Seven Seas"]
+            "--out", str(out), "--manifest", str(manifest_path), "--title", "Seven Seas", "--ids-under-grids"]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     first = out.read_bytes()
@@ -354,7 +366,8 @@ def test_every_font_is_embedded_and_no_helvetica_remains():
             descendant = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
             descriptor = descendant["/FontDescriptor"].get_object()
             assert any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3"))
-    assert names and all("Vera" in n for n in names)
+    # Vera for the text, the monospace face (a DejaVu Sans Mono subset) for the index of IDs.
+    assert names and all("Vera" in n or "HashiMono" in n for n in names)
     assert b"Helvetica" not in book.pdf
 
 
@@ -421,7 +434,7 @@ BIG_ID = ("25x25m2:a2d6e2a2a2a4c6a2z4a6b6g6b5b6a6a4e2a2a6a3a1e1a2a4c1l1a4b3a3i3a
 
 def test_a_25x25_takes_a_letter_page_alone_with_its_long_id_wrapped():
     entries = book_puzzles([BIG_ID, SMALL_IDS[0]], ["easy", "easy"])
-    book = render_book(entries, BookOptions(trim="letter", order="as-generated"))
+    book = render_book(entries, BookOptions(trim="letter", order="as-generated", ids_under=True))
     reader = PdfReader(io.BytesIO(book.pdf))
     assert float(reader.pages[0].mediabox.width) == pytest.approx(8.5 * 72, abs=0.01)
     assert float(reader.pages[0].mediabox.height) == pytest.approx(11 * 72, abs=0.01)
@@ -444,19 +457,24 @@ def test_mixed_size_pages_keep_every_grid_inside_the_type_area(trim, profile):
     for page_no, page in enumerate(pages, 1):
         if page.kind not in ("puzzles", "solutions"):
             continue
-        slot = PUZZLE_SLOT if page.kind == "puzzles" else SOLUTION_SLOT
+        slot = PUZZLE_SLOT if page.kind == "puzzles" else solution_slot(Layout(trim, profile).min_text_pt)
         _, _, w, h = content_box(page_no, trim, margins)
-        assert sum(r.arrangement.block_h for r in page.rows) + (len(page.rows) - 1) * slot.gap <= h + 1e-6
+        cell = page.cell
+        tall = sum(row_height(r, cell, slot, 7.0) for r in page.rows) + (len(page.rows) - 1) * slot.gap
+        assert tall <= h + 1e-6
         for row in page.rows:
             a = row.arrangement
             assert len(row.numbers) <= a.cols
-            assert a.cols * row.grid[0] * a.cell + (a.cols - 1) * slot.gap <= w + 1e-6
+            # Every grid with its frame (1.5 mm outside the grid) fits across the type area.
+            assert a.cols * (row.grid[0] * cell + 3.0) + (a.cols - 1) * slot.gap <= w + 1e-6
             for n in row.numbers:
                 pz = entries[n - 1].puzzle
-                assert (pz.cols, pz.rows) == row.grid
                 if page.kind == "puzzles":
-                    assert a.cell * PUZZLE_STYLE.island_ratio >= MIN_ISLAND_MM - 1e-9
+                    assert (pz.cols, pz.rows) == row.grid
+                    assert cell * PUZZLE_STYLE.island_ratio >= MIN_ISLAND_MM - 1e-9
                     seen.append(n)
+                else:
+                    assert pz.cols <= row.grid[0] and pz.rows <= row.grid[1]
     assert seen == list(range(1, len(entries) + 1))
 
 

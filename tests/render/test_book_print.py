@@ -19,7 +19,6 @@ from hashi_print.render.book import BookOptions, check_isbn, render_book
 from tests.pdfink import edge_gaps, page_ink, page_size_mm
 
 INCH = 25.4
-FRAME = ("RG", 0.549, 0.549, 0.549)  # the grey frame around every puzzle grid
 
 
 @pytest.fixture(scope="module")
@@ -83,22 +82,19 @@ def test_crop_marks_are_refused_with_the_reason_where_the_sheet_would_not_fit_th
     assert not out.exists()
 
 
-def test_every_grid_size_prints_at_one_scale_throughout_the_book(mixed_puzzles):
+def test_every_page_prints_its_grids_at_one_scale(mixed_puzzles):
     book = render_book(mixed_puzzles, BookOptions(trim="6x9", profile="kdp"))
     reader = _pages(book)
-    widths = defaultdict(set)
+    per_page = defaultdict(set)
     for entry in book.manifest["puzzles"]:
-        _, inks = page_ink(reader, entry["page"] - 1)
-        frames = [i for i in inks if i.stroke == FRAME and i.stroked]
-        for f in frames:
-            widths[round(f.box[2] - f.box[0], 1)].add(entry["page"])
-    # Two grid sizes, so exactly two frame widths across all the puzzle pages (plus the how-to example).
-    puzzle_widths = {w for w, pages in widths.items() if pages}
-    assert len(puzzle_widths) == 2, widths
-    per_size = defaultdict(set)
-    for entry in book.manifest["puzzles"]:
-        per_size[entry["width"]].add(entry["island_mm"])
-    assert all(len(v) == 1 for v in per_size.values())
+        per_page[entry["page"]].add(entry["island_mm"])
+    assert all(len(v) == 1 for v in per_page.values()) and min(min(v) for v in per_page.values()) >= 5.0
+    for page, (island,) in per_page.items():
+        _, inks = page_ink(reader, page - 1)
+        # Every island on the page is that size (its outline is drawn over the circle's edge).
+        circles = [i.box[2] - i.box[0] - island for i in inks if i.filled and i.stroked]
+        assert circles and min(circles) > 0 and max(circles) <= 0.5, page
+        assert max(circles) - min(circles) < 0.01, page
 
 
 def test_sections_follow_the_grades_and_only_a_sections_last_page_is_short():
@@ -133,10 +129,10 @@ def test_per_page_that_cannot_fit_is_refused_before_any_puzzle_is_made(monkeypat
 
 def test_a_large_kdp_book_that_cannot_fit_is_refused_before_generating(monkeypatch, tmp_path):
     monkeypatch.setattr(puzzle_book, "generate_puzzles", lambda *a, **k: pytest.fail("generated"))
-    result = CliRunner().invoke(cli, ["book", "--count", "200", "--size", "19x19", "--difficulty", "easy",
+    result = CliRunner().invoke(cli, ["book", "--count", "200", "--size", "18x18", "--difficulty", "easy",
                                       "--trim", "6x9", "--profile", "kdp", "--out", str(tmp_path / "x.pdf")])
     assert result.exit_code == 2
-    assert "19x19 grid does not fit" in result.output and "gutter of 0.625 in" in result.output
+    assert "18x18 grid does not fit" in result.output and "gutter of 0.625 in" in result.output
     assert not (tmp_path / "x.pdf").exists()
 
 

@@ -189,11 +189,13 @@ class Recorder(PdfCanvas):
         self.page_items: list[dict] = [{"texts": [], "boxes": []}]
         Recorder.log.append(self)
 
-    def text(self, x, y, s, *, size_pt=10, anchor="start", bold=False, color="#000000", id=None, angle=0):
+    def text(self, x, y, s, *, size_pt=10, anchor="start", bold=False, color="#000000", id=None, angle=0,
+             mono=False):
         """Record, then draw."""
         if s.strip() and not angle:
             self.page_items[-1]["texts"].append((x, y, s, size_pt, anchor, bold))
-        super().text(x, y, s, size_pt=size_pt, anchor=anchor, bold=bold, color=color, id=id, angle=angle)
+        super().text(x, y, s, size_pt=size_pt, anchor=anchor, bold=bold, color=color, id=id, angle=angle,
+                     mono=mono)
 
     def rect(self, x, y, w, h, *, stroke="#000000", fill=None, width=0.3, id=None):
         """Record outlined boxes (the ones text must stay in or out of), then draw."""
