@@ -5,7 +5,8 @@ The search (design.py) returns a DesignResult; everything written from it lives 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from hashi_print.game.board import BoardSide
 from hashi_print.game.deck import CARDS_PLAYED, GOALS
@@ -22,11 +23,16 @@ from hashi_print.game.design import (
     DesignResult,
     deck_text,
     design_checks,
+    goal_curve,
     objective_problems,
     side_problems,
+    value_text,
 )
-from hashi_print.game.simulate import Simulation
+from hashi_print.game.simulate import Summary
 from hashi_print.geometry import crossing_pairs
+
+if TYPE_CHECKING:
+    import svgwrite
 
 
 def layout_files(result: DesignResult) -> dict[str, str]:
@@ -65,7 +71,8 @@ def side_picture(side: BoardSide) -> str:
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 
 
-def histogram_svg(series: dict[str, Sequence[int]], title: str, width: int = 640, height: int = 300) -> str:
+def histogram_svg(series: Mapping[str, Sequence[int]], title: str, width: int = 640,
+                  height: int = 300) -> str:
     """Overlaid score histograms (one outline per series), as an SVG document."""
     import svgwrite
 
@@ -97,10 +104,11 @@ def histogram_svg(series: dict[str, Sequence[int]], title: str, width: int = 640
     dwg.add(dwg.text(f"share of games (peak {peak:.0%})", insert=(4, top - 4), font_size=10,
                      font_family="sans-serif"))
     _legend(dwg, list(series), width - 170, top + 4)
-    return dwg.tostring()
+    svg: str = dwg.tostring()
+    return svg
 
 
-def curves_svg(curves: dict[str, Sequence[float]], title: str, width: int = 640, height: int = 300) -> str:
+def curves_svg(curves: Mapping[str, Sequence[float]], title: str, width: int = 640, height: int = 300) -> str:
     """Cumulative share of games that reached a goal by each turn (1-17), as an SVG document."""
     import svgwrite
 
@@ -125,7 +133,8 @@ def curves_svg(curves: dict[str, Sequence[float]], title: str, width: int = 640,
         dwg.add(line)
     dwg.add(dwg.text("turn", insert=(left + plot_w / 2, height - 8), font_size=11, font_family="sans-serif"))
     _legend(dwg, list(curves), left + 10, top + 4)
-    return dwg.tostring()
+    svg: str = dwg.tostring()
+    return svg
 
 
 GOAL_COLOURS = {"red": "#d62728", "blue": "#1f77b4", "six": "#2ca02c"}
@@ -137,32 +146,17 @@ def _colours(names: list[str]) -> list[str]:
             for k, name in enumerate(names)]
 
 
-def _legend(dwg: object, names: list[str], x: float, y: float) -> None:
+def _legend(dwg: svgwrite.Drawing, names: list[str], x: float, y: float) -> None:
     """Coloured legend lines with names."""
     for k, (name, color) in enumerate(zip(names, _colours(names), strict=True)):
         yy = y + 14 * k + 8
-        dwg.add(dwg.line((x, yy - 4), (x + 18, yy - 4), stroke=color, stroke_width=3))  # type: ignore[attr-defined]
-        dwg.add(dwg.text(name, insert=(x + 24, yy), font_size=11, font_family="sans-serif"))  # type: ignore[attr-defined]
-
-
-def goal_curve(sim: Simulation, strategy: str, goal: str) -> list[float]:
-    """Share of games that reached `goal` by each turn 1-17."""
-    recs = sim.records[strategy]
-    turns = [r.goal_turn(goal) for r in recs]
-    return [sum(1 for t in turns if t is not None and t <= turn) / len(recs)
-            for turn in range(1, CARDS_PLAYED + 1)]
+        dwg.add(dwg.line((x, yy - 4), (x + 18, yy - 4), stroke=color, stroke_width=3))
+        dwg.add(dwg.text(name, insert=(x + 24, yy), font_size=11, font_family="sans-serif"))
 
 
 def _setup_text(side: BoardSide, setup: tuple[int, int]) -> str:
     """A setup as the record writes it, e.g. `H4`."""
     return f"{side.islands[setup[0]].label}{setup[1]}"
-
-
-def _cell(value: float, unit: str) -> str:
-    """A measured value as text: rates and shares in per cent, ratios with three decimals, skips two."""
-    if unit in ("rate", "share"):
-        return f"{value:.0%}"
-    return f"{value:.3f}" if unit in ("edge", "ratio") else f"{value:.2f}"
 
 
 def objectives_tables(results: Sequence[DesignResult]) -> list[str]:
@@ -182,11 +176,13 @@ def objectives_tables(results: Sequence[DesignResult]) -> list[str]:
             for k, kind in cols:
                 found = [c for c in checks[k][name] if c.objective == objective and c.setup == kind]
                 mark = "" if not found or found[0].met else " **X**"
-                cells.append("-" if not found else _cell(found[0].value, unit) + mark)
+                cells.append("-" if not found else value_text(found[0].value, unit) + mark)
             lines.append(f"| {objective} | {target} | " + " | ".join(cells) + " |")
-        for label, get in (("mean score (strong)", lambda s: f"{s.mean:.2f}"),
-                           ("legal placements per turn (numeral islands + bridge lanes)",
-                            lambda s: f"{s.mean_numeral_places:.1f} + {s.mean_bridge_places:.1f}")):
+        reported: tuple[tuple[str, Callable[[Summary], str]], ...] = (
+            ("mean score (strong)", lambda s: f"{s.mean:.2f}"),
+            ("legal placements per turn (numeral islands + bridge lanes)",
+             lambda s: f"{s.mean_numeral_places:.1f} + {s.mean_bridge_places:.1f}"))
+        for label, get in reported:
             row = [get(results[k].final[name].summary(kind)) for k, kind in cols]
             lines.append(f"| {label} | reported | " + " | ".join(row) + " |")
         met = [sum(1 for c in checks[k][name] if c.met) for k in range(len(results))]
@@ -199,11 +195,18 @@ def objectives_tables(results: Sequence[DesignResult]) -> list[str]:
 def report_markdown(result: DesignResult, seconds: float | None = None,
                     others: Sequence[DesignResult] = ()) -> str:
     """The design report: every shipped number with the measurements that chose it."""
+    lines = [*_intro(result, seconds), *objectives_tables([result, *others]), *_verdict(result),
+             *_sides(result), *_final_measurements(result), *_deck(result), *_side_search(result),
+             *_bonus_values(result), *_solo_tables(result), ""]
+    return "\n".join(lines)
+
+
+def _intro(result: DesignResult, seconds: float | None) -> list[str]:
+    """The report's title, how it was made, the setups, the bots and the head of the objectives."""
     b = result.budget
-    sc = result.scoring
     fin = b.final
     setups_n = {name: len(m.setup_means) for name, m in result.final.items()}
-    lines = [
+    return [
         "# Hashi layout design report", "",
         f"Produced by `hashi-print design --seed {result.seed}` ({b.side_steps} search steps per side, "
         f"{b.deck_steps} for the deck)" + (f" in {seconds:.0f} s." if seconds is not None else "."),
@@ -229,11 +232,18 @@ def report_markdown(result: DesignResult, seconds: float | None = None,
         f"({', '.join(f'{n}: {k} setups' for n, k in setups_n.items())}); adversary: {fin.games} games. "
         "Targets from issue 13; side A / side B compares the strong bot's means under the same setup.", "",
     ]
-    lines += objectives_tables([result, *others])
+
+
+def _verdict(result: DesignResult) -> list[str]:
+    """One line: whether the shipped seed meets every objective."""
     problems = objective_problems(result)
-    lines += ["- Objectives (shipped seed): " + ("all met." if not problems
-                                                 else "NOT MET: " + "; ".join(problems) + "."), ""]
-    lines += ["## Sides", ""]
+    return ["- Objectives (shipped seed): " + ("all met." if not problems
+                                               else "NOT MET: " + "; ".join(problems) + "."), ""]
+
+
+def _sides(result: DesignResult) -> list[str]:
+    """Each side's picture, lanes, constraints and the adversary's setup."""
+    lines = ["## Sides", ""]
     for name, side in result.sides.items():
         geo = side.geometry
         problems = side_problems(side, SIDE_CROSSINGS[name])
@@ -251,88 +261,116 @@ def report_markdown(result: DesignResult, seconds: float | None = None,
                   f"{m.summary('adversary').mean:.2f} against {random_mean:.2f} with a random setup. Lowest "
                   "setups in the screening: "
                   + ", ".join(f"{_setup_text(side, st)} {v:.1f}" for st, v in worst) + ".", ""]
-    lines += ["## Final measurements", "",
-              "| side | setup | bot | games | mean | stdev | circled | red | blue | six "
-              "| goal turns r/b/s (median) | numeral skips (forced) | bridge skips (forced) |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    return lines
+
+
+def _final_measurements(result: DesignResult) -> list[str]:
+    """The table of every bot's final games on each side under each setup."""
+    lines = ["## Final measurements", "",
+             "| side | setup | bot | games | mean | stdev | circled | red | blue | six "
+             "| goal turns r/b/s (median) | numeral skips (forced) | bridge skips (forced) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for name, m in result.final.items():
         for kind, sim in m.sims.items():
             for bot, s in sim.summary.items():
-                med = "/".join("-" if s.goal_turns[g] is None else f"{s.goal_turns[g][1]:g}" for g in GOALS)
+                med = "/".join("-" if (q := s.goal_turns[g]) is None else f"{q[1]:g}" for g in GOALS)
                 lines.append(f"| {name} | {kind} | {bot} | {s.games} | {s.mean:.2f} | {s.stdev:.2f} | "
                              f"{s.mean_circled:.2f} | {s.goal_rate['red']:.0%} | {s.goal_rate['blue']:.0%} | "
                              f"{s.goal_rate['six']:.0%} | {med} | {s.mean_numeral_skips:.2f} "
                              f"({s.mean_forced_numeral_skips:.2f}) | {s.mean_skips:.2f} "
                              f"({s.mean_forced_skips:.2f}) |")
-    lines += ["", "![scores A](scores-A.svg)", "![scores B](scores-B.svg)", "![goals A](goals-A.svg)",
-              "![goals B](goals-B.svg)", "", "## Deck", "",
-              f"Chosen deck ({sum(c.bridges for c in result.deck.cards)} bridges; the 17 cards of a game "
-              f"draw at most {result.deck.max_bridges()}): `{deck_text(result.deck)}`.", "",
-              "Numerals: " + ", ".join(f"{n}: {k}x" for n, k in sorted(result.deck.numeral_counts().items()))
-              + ". Bridges per card: " + ", ".join(
-                  f"{x}: {sum(1 for c in result.deck.cards if c.bridges == x)}x" for x in (1, 2, 3))
-              + ".", "",
-              "The deck is searched together with the sides: after both side searches, hill climbing from 3 "
-              "cards per numeral (1, 2, 3 bridges, two 3s lowered to 2) measures every candidate deck on the "
-              "best side A and side B found, by the sum of the two sides' objectives; then every finalist "
-              "side is measured again with the chosen deck.", "",
-              "| step | deck | mean | numeral skips | bridge skips | objective | kept |",
-              "|---|---|---|---|---|---|---|"]
+    return lines
+
+
+def _deck(result: DesignResult) -> list[str]:
+    """The chosen deck and the deck search's steps."""
+    lines = ["", "![scores A](scores-A.svg)", "![scores B](scores-B.svg)", "![goals A](goals-A.svg)",
+             "![goals B](goals-B.svg)", "", "## Deck", "",
+             f"Chosen deck ({sum(c.bridges for c in result.deck.cards)} bridges; the 17 cards of a game "
+             f"draw at most {result.deck.max_bridges()}): `{deck_text(result.deck)}`.", "",
+             "Numerals: " + ", ".join(f"{n}: {k}x" for n, k in sorted(result.deck.numeral_counts().items()))
+             + ". Bridges per card: " + ", ".join(
+                 f"{x}: {sum(1 for c in result.deck.cards if c.bridges == x)}x" for x in (1, 2, 3))
+             + ".", "",
+             "The deck is searched together with the sides: after both side searches, hill climbing from 3 "
+             "cards per numeral (1, 2, 3 bridges, two 3s lowered to 2) measures every candidate deck on the "
+             "best side A and side B found, by the sum of the two sides' objectives; then every finalist "
+             "side is measured again with the chosen deck.", "",
+             "| step | deck | mean | numeral skips | bridge skips | objective | kept |",
+             "|---|---|---|---|---|---|---|"]
     for t in result.trials:
         if t.stage == "deck":
             lines.append(f"| {t.step} | `{t.description}` | {t.mean:.2f} | {t.numeral_skips:.2f} | "
                          f"{t.bridge_skips:.2f} | {t.objective:.2f} | {'yes' if t.kept else ''} |")
-    lines += ["", "## Side search", "",
-              f"Each candidate is measured under both setups ({b.search.screen_deals} games x every setup "
-              "for the random setup, "
-              + (f"its {b.search.suspects} lowest setups again on {b.search.suspect_deals} shared deals "
-                 "each, " if b.search.suspects > 1 and b.search.suspect_deals else "")
-              + f"{b.search.games} games for the adversary's), "
-              "with the strong and the "
-              "greedy bot (so the strong bot's edge is searched for, not only checked). Side A aims at the "
-              f"highest mean score, side B at side A's mean / {B_RATIO}; both add 0.2 points per legal "
-              "placement per turn and pay for every objective missed, aimed inside its target by a margin "
-              "for the measuring error ("
-              + ", ".join(f"{u} {MARGINS[u]:g} at {WEIGHTS[u]:g} points per unit" for u in MARGINS)
-              + f"; the six band at {SIX_FACTOR:g} of the rate's weight, because within the rules it is out "
-              "of reach once every island has two lanes, and chasing it made the strong bot pass more"
-              + f"). The {FINALISTS} best distinct candidates of each search (`check` rows) are measured "
-              f"again with the chosen deck, the greedy bot too ({b.confirm.screen_deals} games x every "
-              f"setup, {b.confirm.games} adversary games), and the best is kept. "
-              + (f"Then side B's flags move, one at a time, for up to {b.flag_rounds} rounds (`flags` rows): "
-                 "every move that keeps the design constraints is screened "
-                 f"({b.flag_screen.screen_deals} games x every setup, {b.flag_screen.games} adversary games, "
-                 f"strong bot), the {FLAG_FINALISTS} best are measured as the finalists were, and the best "
-                 "of those is kept if it betters the side's objective. " if b.flag_rounds else "")
-              + "Numbers are means over both setups.", "",
-              "| stage | step | what | mean | red | blue | six | numeral skips | bridge skips | objective "
-              "| kept |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    return lines
+
+
+def _side_search(result: DesignResult) -> list[str]:
+    """How the sides were searched, and every side trial."""
+    b = result.budget
+    lines = ["", "## Side search", "",
+             f"Each candidate is measured under both setups ({b.search.screen_deals} games x every setup "
+             "for the random setup, "
+             + (f"its {b.search.suspects} lowest setups again on {b.search.suspect_deals} shared deals "
+                "each, " if b.search.suspects > 1 and b.search.suspect_deals else "")
+             + f"{b.search.games} games for the adversary's), "
+             "with the strong and the "
+             "greedy bot (so the strong bot's edge is searched for, not only checked). Side A aims at the "
+             f"highest mean score, side B at side A's mean / {B_RATIO}; both add 0.2 points per legal "
+             "placement per turn and pay for every objective missed, aimed inside its target by a margin "
+             "for the measuring error ("
+             + ", ".join(f"{u} {MARGINS[u]:g} at {WEIGHTS[u]:g} points per unit" for u in MARGINS)
+             + f"; the six band at {SIX_FACTOR:g} of the rate's weight, because within the rules it is out "
+             "of reach once every island has two lanes, and chasing it made the strong bot pass more"
+             + f"). The {FINALISTS} best distinct candidates of each search (`check` rows) are measured "
+             f"again with the chosen deck, the greedy bot too ({b.confirm.screen_deals} games x every "
+             f"setup, {b.confirm.games} adversary games), and the best is kept. "
+             + (f"Then side B's flags move, one at a time, for up to {b.flag_rounds} rounds (`flags` rows): "
+                "every move that keeps the design constraints is screened "
+                f"({b.flag_screen.screen_deals} games x every setup, {b.flag_screen.games} adversary games, "
+                f"strong bot), the {FLAG_FINALISTS} best are measured as the finalists were, and the best "
+                "of those is kept if it betters the side's objective. " if b.flag_rounds else "")
+             + "Numbers are means over both setups.", "",
+             "| stage | step | what | mean | red | blue | six | numeral skips | bridge skips | objective "
+             "| kept |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for t in result.trials:
         if t.stage != "deck":
             lines.append(f"| {t.stage} | {t.step} | {t.description} | {t.mean:.2f} | "
                          f"{t.goal_rate['red']:.0%} | {t.goal_rate['blue']:.0%} | {t.goal_rate['six']:.0%} | "
                          f"{t.numeral_skips:.2f} | {t.bridge_skips:.2f} | {t.objective:.2f} | "
                          f"{'yes' if t.kept else ''} |")
+    return lines
+
+
+def _bonus_values(result: DesignResult) -> list[str]:
+    """How the six-island bonus was calibrated from the goal rates."""
+    sc = result.scoring
     cal = result.calibration
-    lines += ["", "## Bonus values", "",
-              f"Red {sc.bonus['red'][0]}/{sc.bonus['red'][1]} and blue "
-              f"{sc.bonus['blue'][0]}/{sc.bonus['blue'][1]} are the published values. Strong-bot goal "
-              "rates of the chosen sides in their checks (both setups): "
-              + ", ".join(f"{g} {cal[f'rate_{g}']:.0%}" for g in GOALS)
-              + f". Red and blue are worth {cal['expected_red_blue']:.2f} points per game on average "
-              "(value x rate);"
-              f" the six-island first value is that worth divided by the six rate, clamped to 5-11: "
-              f"**{sc.bonus['six'][0]}**, and the later value keeps the published later/first ratio: "
-              f"**{sc.bonus['six'][1]}**. The searches use the provisional six value "
-              f"{PROVISIONAL_SIX[0]}/{PROVISIONAL_SIX[1]}; the final games above and the solo tables use "
-              "the calibrated one.", "", "## Solo tables", "",
-              "From the strong bot's final games with a random setup (a solo player writes the setup "
-              "numeral where they like). A goal's limit is the turn by which the strong bot had reached it "
-              "in the share of **all** games closest to "
-              + ", ".join(f"{int(v * 100)} % ({lv})" for lv, v in SOLO_SHARES.items())
-              + "; the table gives each limit with the share of games that reached the goal by then "
-              "(a goal reached in fewer games than a level asks for gets the whole game, 17).", "",
-              "| side | goal | reached | easy | normal | hard |", "|---|---|---|---|---|---|"]
+    return ["", "## Bonus values", "",
+            f"Red {sc.bonus['red'][0]}/{sc.bonus['red'][1]} and blue "
+            f"{sc.bonus['blue'][0]}/{sc.bonus['blue'][1]} are the published values. Strong-bot goal "
+            "rates of the chosen sides in their checks (both setups): "
+            + ", ".join(f"{g} {cal[f'rate_{g}']:.0%}" for g in GOALS)
+            + f". Red and blue are worth {cal['expected_red_blue']:.2f} points per game on average "
+            "(value x rate);"
+            f" the six-island first value is that worth divided by the six rate, clamped to 5-11: "
+            f"**{sc.bonus['six'][0]}**, and the later value keeps the published later/first ratio: "
+            f"**{sc.bonus['six'][1]}**. The searches use the provisional six value "
+            f"{PROVISIONAL_SIX[0]}/{PROVISIONAL_SIX[1]}; the final games above and the solo tables use "
+            "the calibrated one.", ""]
+
+
+def _solo_tables(result: DesignResult) -> list[str]:
+    """The solo turn limits per level and goal, and the rating bands."""
+    sc = result.scoring
+    lines = ["## Solo tables", "",
+             "From the strong bot's final games with a random setup (a solo player writes the setup "
+             "numeral where they like). A goal's limit is the turn by which the strong bot had reached it "
+             "in the share of **all** games closest to "
+             + ", ".join(f"{int(v * 100)} % ({lv})" for lv, v in SOLO_SHARES.items())
+             + "; the table gives each limit with the share of games that reached the goal by then "
+             "(a goal reached in fewer games than a level asks for gets the whole game, 17).", "",
+             "| side | goal | reached | easy | normal | hard |", "|---|---|---|---|---|---|"]
     for name, m in result.final.items():
         s = m.summary("random")
         lv = sc.solo_levels[name]
@@ -346,8 +384,7 @@ def report_markdown(result: DesignResult, seconds: float | None = None,
     for name, by_level in sc.level_ratings.items():
         for level, bands in by_level.items():
             lines.append(f"- Side {name}, {level}: " + "; ".join(f"{m}+ {w}" for m, w in bands))
-    lines.append("")
-    return "\n".join(lines)
+    return lines
 
 
 def write_design(result: DesignResult, out_dir: str, layouts_dir: str | None = None,

@@ -315,7 +315,7 @@ def test_place_flags_keeps_a_move_only_when_it_betters_the_objective():
 
 
 def test_place_flags_simulates_each_placement_once_and_still_reports_it_each_round(monkeypatch):
-    import hashi_print.game.design as design_module
+    import hashi_print.game.design_search as design_module
 
     side, deck, scoring = grid_side(), base_deck(), provisional_scoring()
     budget = replace(QUICK, flag_rounds=3)
