@@ -12,13 +12,18 @@ import base64
 import io
 from functools import cache
 from importlib.resources import as_file, files
+from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 
 from hashi_print.errors import LayoutError
 from hashi_print.i18n import current_language
+
+if TYPE_CHECKING:
+    from fontTools import ttLib
 
 LATIN = {False: "HashiSans", True: "HashiSans-Bold"}
 # IPAexGothic has no bold weight: Japanese bold text is drawn with a thin outline (see FAKE_BOLD).
@@ -41,7 +46,7 @@ SVG_FAMILIES = {"HashiSans": "'Bitstream Vera Sans', 'DejaVu Sans', Verdana, san
 _KEEP_NAMES = [0, 1, 2, 3, 4, 5, 6, 13, 14]
 
 
-def font_file(name: str):
+def font_file(name: str) -> Traversable:
     """Where a face's TrueType file is: reportlab's own fonts folder or this package's fonts folder."""
     if name in _REPORTLAB_FILES:
         import reportlab
@@ -58,10 +63,18 @@ def register(name: str) -> str:
     return name
 
 
+def face_of(name: str) -> TTFontFace:
+    """The TrueType face of a registered font (its metrics and character map)."""
+    font = pdfmetrics.getFont(register(name))
+    if not isinstance(font, TTFont):
+        raise LayoutError(f"the font {name} is not a TrueType font")
+    return font.face
+
+
 @cache
 def characters(name: str) -> frozenset[int]:
     """The code points a face has glyphs for."""
-    return frozenset(pdfmetrics.getFont(register(name)).face.charToGlyph)
+    return frozenset(face_of(name).charToGlyph)
 
 
 def font_for(s: str, bold: bool = False, mono: bool = False) -> str:
@@ -93,7 +106,7 @@ def svg_family(name: str) -> str:
     return SVG_FAMILIES[LATIN[False] if name in LATIN.values() else name.split("-")[0]]
 
 
-def cut_font(font, unicodes: set[int]) -> None:
+def cut_font(font: ttLib.TTFont, unicodes: set[int]) -> None:
     """Cut a fontTools font, in place, down to the characters `unicodes` (no hinting, no layout features)."""
     from fontTools import subset
 

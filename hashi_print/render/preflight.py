@@ -73,7 +73,8 @@ def home_sheet(page_w: float, page_h: float) -> Preflight:
 def glyph_box(x: float, y: float, s: str, size_pt: float, anchor: str, bold: bool, font: str,
               angle: float = 0.0) -> tuple[float, float, float, float]:
     """Return (left, top, right, bottom) in mm of a line of text drawn at baseline (x, y), y downwards."""
-    face = pdfmetrics.getFont(font).face
+    # Every reportlab font has a face (Type 1 and TrueType alike); types-reportlab leaves it out of Font.
+    face = pdfmetrics.getFont(font).face  # type: ignore[attr-defined]
     width = pdfmetrics.stringWidth(s, font, size_pt) * PT
     ascent, descent = face.ascent * size_pt / 1000 * PT, -face.descent * size_pt / 1000 * PT
     start = {"start": 0.0, "middle": -width / 2, "end": -width}[anchor]

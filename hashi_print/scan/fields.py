@@ -7,6 +7,7 @@ recomputed here. The ink map is 0 for paper and 1 for black; printed parts are a
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -18,7 +19,8 @@ from hashi_print.sheets.layout import SheetLayout
 
 INK = 0.28  # ink level that counts as a stroke
 OUTLINE_MARGIN = 0.15  # ink this far above a printed outline's level is a stroke crossing it
-Probs = dict  # value -> probability
+Probs = dict[int | None, float]  # value (a count, a numeral, True/False or None) -> probability
+Box = tuple[float, float, float, float]  # x, y, width, height in mm
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,7 @@ def _runs(profile: np.ndarray) -> int:
     return count + (length >= 2)
 
 
-def _lanes(ink, side: BoardSide, lay: SheetLayout, ppm: float):
+def _lanes(ink: np.ndarray, side: BoardSide, lay: SheetLayout, ppm: float) -> Iterator[Probs]:
     """Bridges per lane: count strokes across the lane between its printed dots, away from crossings."""
     bg = lay.board
     geo = side.geometry
@@ -103,12 +105,12 @@ def _lanes(ink, side: BoardSide, lay: SheetLayout, ppm: float):
         yield dict(zip((0, 1, 2), (e / e.sum()).tolist(), strict=True))
 
 
-def _crossing_at(seg, x1: float, y1: float, horizontal: bool) -> float:
+def _crossing_at(seg: tuple[float, float, float, float], x1: float, y1: float, horizontal: bool) -> float:
     """Distance along a lane (from its start) at which a crossing lane passes."""
     return (seg[0] - x1) if horizontal else (seg[1] - y1)
 
 
-def _circles(ink, side: BoardSide, lay: SheetLayout, ppm: float):
+def _circles(ink: np.ndarray, side: BoardSide, lay: SheetLayout, ppm: float) -> Iterator[Probs]:
     """Circled islands: in how many directions a stroke rises outside the printed circle (not lanes, flag).
 
     Along each ray the ink must climb again after the printed circle's edge has faded, so a blurred
@@ -137,7 +139,7 @@ def _circles(ink, side: BoardSide, lay: SheetLayout, ppm: float):
         yield {True: p, False: 1.0 - p}
 
 
-def _crop(ink, box, ppm: float, pad: float) -> np.ndarray:
+def _crop(ink: np.ndarray, box: Box, ppm: float, pad: float) -> np.ndarray:
     """The ink inside a box (mm) grown by `pad` mm on every side."""
     x, y, w, h = box
     x0, y0 = max(0, int((x - pad) * ppm)), max(0, int((y - pad) * ppm))
@@ -188,7 +190,7 @@ def _digit_probs(p_ink: float, p: np.ndarray, allowed: tuple[int, ...]) -> Probs
     return out
 
 
-def numeral_crops(ink, lay: SheetLayout, ppm: float):
+def numeral_crops(ink: np.ndarray, lay: SheetLayout, ppm: float) -> Iterator[np.ndarray]:
     """The cleaned ink of each island's numeral box."""
     pad = 0.9
     bg = lay.board
@@ -202,7 +204,7 @@ def numeral_crops(ink, lay: SheetLayout, ppm: float):
         yield crop
 
 
-def _numerals(ink, lay: SheetLayout, ppm: float) -> tuple[Probs, ...]:
+def _numerals(ink: np.ndarray, lay: SheetLayout, ppm: float) -> tuple[Probs, ...]:
     """The numeral in each island's box: empty or 1-6 (the network reads all boxes in one batch)."""
     inks = [_digit_ink(crop, ppm) for crop in numeral_crops(ink, lay, ppm)]
     written = [found for found in inks if found is not None]
@@ -213,7 +215,7 @@ def _numerals(ink, lay: SheetLayout, ppm: float) -> tuple[Probs, ...]:
     )
 
 
-def _cards(ink, lay: SheetLayout, ppm: float):
+def _cards(ink: np.ndarray, lay: SheetLayout, ppm: float) -> Iterator[Probs]:
     """Crossed-off cards: strokes through both side strips of a card, where nothing is printed."""
     for x, y, w, h in lay.card_slots:
         strips = []
@@ -226,7 +228,7 @@ def _cards(ink, lay: SheetLayout, ppm: float):
         yield {True: p, False: 1.0 - p}
 
 
-def _crossed(ink, box, ppm: float, strip: float) -> Probs:
+def _crossed(ink: np.ndarray, box: Box, ppm: float, strip: float) -> Probs:
     """A bonus box crossed off: a stroke runs right through both side strips (`strip` mm wide) of it.
 
     The strips hold no print; a stroke across a strip inks every column of it, a speck only a few.
@@ -258,9 +260,9 @@ def _inside_rows(on: np.ndarray, ppm: float, reach: float = 1.0) -> slice:
     return slice(top, bottom)
 
 
-def _goals(ink, lay: SheetLayout, ppm: float) -> dict[str, Probs]:
+def _goals(ink: np.ndarray, lay: SheetLayout, ppm: float) -> dict[str, Probs]:
     """The turn each goal was reached: None, or the turn whose box in the goal's row is crossed."""
-    out = {}
+    out: dict[str, Probs] = {}
     for goal, cells in lay.goal_turn_cells.items():
         crossed = [_cell_crossed(ink, cell, ppm) for cell in cells]
         # One crossed box is a turn; none is no turn; two or more leave the weight split between them.
@@ -274,7 +276,7 @@ def _goals(ink, lay: SheetLayout, ppm: float) -> dict[str, Probs]:
     return out
 
 
-def _cell_crossed(ink, box, ppm: float) -> float:
+def _cell_crossed(ink: np.ndarray, box: Box, ppm: float) -> float:
     """How likely a small empty box is crossed: a stroke inks a good share of its columns and rows."""
     x, y, w, h = box
     crop = _crop(ink, (x + 0.5, y + 0.5, w - 1.0, h - 1.0), ppm, 0.0)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from hashi_print.errors import LayoutError
 from hashi_print.scan.read import Scan
 from hashi_print.scan.register import PPM
 from hashi_print.scan.resolve import first_box
@@ -18,16 +19,20 @@ MINOR = (200, 120, 0)  # a doubt that changes nothing that counts
 
 def overlay_png(scan: Scan, deck_cards: int) -> bytes:
     """The rectified sheet with the reading drawn on it, as PNG bytes."""
-    m = scan.marks
-    img = (scan.rectified.astype(np.float32) * 0.6 + 255 * 0.4).astype(np.uint8)
-    lay = sheet_layout(m.side, scan.paper, deck_cards, custom=m.side.name.upper() not in ("A", "B"))
+    m, rectified, paper = scan.marks, scan.rectified, scan.paper
+    if m is None or rectified is None or paper is None:
+        raise LayoutError(f"{scan.file}: the picture was not read, so there is no reading to draw")
+    img = (rectified.astype(np.float32) * 0.6 + 255 * 0.4).astype(np.uint8)
+    lay = sheet_layout(m.side, paper, deck_cards, custom=m.side.name.upper() not in ("A", "B"))
     doubt = {(u.field, u.where): DOUBT if u.affects else MINOR for u in scan.uncertain}
     bg = lay.board
 
-    def p(x, y):
+    def p(x: float, y: float) -> tuple[int, int]:
+        """A point in millimetres as a pixel of the rectified sheet."""
         return round(x * PPM), round(y * PPM)
 
-    def colour(field, where):
+    def colour(field: str, where: str) -> tuple[int, int, int]:
+        """The colour of a field: doubtful, doubtful but harmless, or sure."""
         return doubt.get((field, where), SURE)
 
     for k, n in enumerate(m.bridges):
@@ -72,13 +77,21 @@ def overlay_png(scan: Scan, deck_cards: int) -> bytes:
         if goal in m.lost_first or c != SURE:
             cv2.line(img, p(x, y + h), p(x + w, y), c, 2)
             cv2.line(img, p(x, y), p(x + w, y + h), c, 2)
-    ok, data = cv2.imencode(".png", img)
-    return data.tobytes()
+    return _png(img)
 
 
 def player_crop_png(scan: Scan) -> bytes:
     """The player's name as written, cut out of the rectified sheet (kept as a picture only)."""
-    x, y, w, h = scan.player_box
-    crop = scan.rectified[int(y * PPM) : int((y + h) * PPM), int(x * PPM) : int((x + w) * PPM)]
-    ok, data = cv2.imencode(".png", crop)
+    box, rectified = scan.player_box, scan.rectified
+    if box is None or rectified is None:
+        raise LayoutError(f"{scan.file}: the picture was not read, so there is no player's name to cut out")
+    x, y, w, h = box
+    return _png(rectified[int(y * PPM) : int((y + h) * PPM), int(x * PPM) : int((x + w) * PPM)])
+
+
+def _png(img: np.ndarray) -> bytes:
+    """An image as PNG bytes."""
+    ok, data = cv2.imencode(".png", img)
+    if not ok:
+        raise LayoutError("OpenCV could not encode the picture as PNG")
     return data.tobytes()

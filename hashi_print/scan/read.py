@@ -64,9 +64,10 @@ class Scan:
         notes = [doubt_note(u.note()) for u in self.uncertain]
         return text + "".join(f"{note}\n" for note in notes)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """The contract JSON object of this reading."""
-        out: dict = {"file": self.file, "status": self.status.value, "side": self.side, "paper": self.paper}
+        out: dict[str, object] = {"file": self.file, "status": self.status.value, "side": self.side,
+                                  "paper": self.paper}
         if self.marks is None:
             return out | {"error": self.error, "sheet": None, "validation": None}
         m = self.marks

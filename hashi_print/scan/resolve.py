@@ -13,12 +13,13 @@ import dataclasses
 import heapq
 import math
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from hashi_print.game.board import BoardSide
 from hashi_print.game.deck import GOALS, Deck
 from hashi_print.game.rules import SETUP_VALUES, GameState, earliest_goal_turn, goals_met
-from hashi_print.scan.fields import Measured
+from hashi_print.scan.fields import Measured, Probs
 from hashi_print.sheets.marks import Marks
 
 FIRM = 0.995  # a measured value this likely is not reconsidered
@@ -46,6 +47,10 @@ TRIALS = 60_000  # numeral choices tried per reading at most (a clean sheet need
 # What a doubtful field may change if it is misread: the sheet's total, its verdict (valid, or which
 # rule is broken) and the race (the turn a goal was reached, or its "first" box).
 AFFECTS = ("score", "verdict", "race")
+# A rule the marks break, and where: ("circled", island), ("goal", goal name), ("cards", None), ...
+Broken = tuple[str, int | str | None]
+# A field's value: a bridge count, a numeral, a turn, True/False for a mark, or None for nothing written.
+Value = int | None
 
 
 @dataclass(frozen=True)
@@ -55,12 +60,12 @@ class Uncertain:
 
     field: str
     where: str
-    read: object
-    alternatives: tuple
+    read: Value
+    alternatives: tuple[Value, ...]
     confidence: float
     affects: tuple[str, ...] = AFFECTS
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """The contract JSON object of this field."""
         return {
             "field": self.field,
@@ -90,7 +95,7 @@ class Settled:
     ink: float  # how likely the ink alone makes the value read
     ruled_out: tuple[tuple[int | None, str], ...]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """The JSON object of this numeral (in the scan object's `settled` list)."""
         return {
             "field": "number",
@@ -117,11 +122,11 @@ class _Field:
     kind: str  # bridges, circled, card, bonus (a goal's turn) or first (a goal's "first" box)
     index: int  # the lane, island, card or goal (in GOALS order) it belongs to
     where: str
-    options: tuple  # values, most likely first
-    costs: tuple  # -log p of each option
+    options: tuple[Value, ...]  # values, most likely first
+    costs: tuple[float, ...]  # -log p of each option
 
 
-def _field(kind: str, index: int, where: str, probs: dict) -> _Field:
+def _field(kind: str, index: int, where: str, probs: Probs) -> _Field:
     """A field with its plausible values (a firm one keeps only its best)."""
     ranked = sorted(probs.items(), key=lambda kv: -kv[1])
     keep = [(v, p) for v, p in ranked if p >= 0.003] if ranked[0][1] < FIRM else ranked[:1]
@@ -155,6 +160,10 @@ class _Inner:
     posterior: tuple[float, ...]
 
 
+# A consistent reading: its cost, the option chosen for each outer field, and the numerals.
+Found = tuple[float, tuple[int, ...], _Inner]
+
+
 def _outer_marks(fields: list[_Field], choice: tuple[int, ...], side: BoardSide) -> Marks:
     """The marks of one choice of option per outer field (numerals still empty)."""
     bridges = [0] * len(side.geometry.lanes)
@@ -162,7 +171,7 @@ def _outer_marks(fields: list[_Field], choice: tuple[int, ...], side: BoardSide)
     for f, c in zip(fields, choice, strict=True):
         v = f.options[c]
         if f.kind == "bridges":
-            bridges[f.index] = v
+            bridges[f.index] = v or 0
         elif f.kind == "circled" and v:
             circled.add(f.index)
         elif f.kind == "card" and v:
@@ -182,7 +191,7 @@ def _outer_marks(fields: list[_Field], choice: tuple[int, ...], side: BoardSide)
     )
 
 
-def _allowed(numeral_probs: dict, count: int, circled: bool, flagged: bool = False) -> dict:
+def _allowed(numeral_probs: Probs, count: int, circled: bool, flagged: bool = False) -> Probs:
     """The numerals the rules allow on an island with `count` bridges, circled or not, flagged or not, with
     their weights."""
     if circled:
@@ -192,7 +201,7 @@ def _allowed(numeral_probs: dict, count: int, circled: bool, flagged: bool = Fal
     return {v: p for v, p in numeral_probs.items() if v is None or v > count}
 
 
-def _inner(marks: Marks, numerals: tuple[dict, ...], deck: Deck) -> tuple[_Inner | None, int]:
+def _inner(marks: Marks, numerals: tuple[Probs, ...], deck: Deck) -> tuple[_Inner | None, int]:
     """The most likely numerals the rules allow given bridges and circles (None when none fit), and the
     number of numeral choices tried."""
     side = marks.side
@@ -205,7 +214,7 @@ def _inner(marks: Marks, numerals: tuple[dict, ...], deck: Deck) -> tuple[_Inner
         return None, 0
     geo = side.geometry
     # A bridge needs a numbered end: when neither end is likely numbered, the likelier one must be.
-    first = [max(a, key=a.get) for a in allowed]
+    first = [max(a, key=a.__getitem__) for a in allowed]
     for k, b in enumerate(marks.bridges):
         lane = geo.lanes[k]
         if b and first[lane.a] is None and first[lane.b] is None:
@@ -217,7 +226,7 @@ def _inner(marks: Marks, numerals: tuple[dict, ...], deck: Deck) -> tuple[_Inner
             if p <= 0:
                 return None, 0
             allowed[end] = {v: q for v, q in allowed[end].items() if v is not None}
-            first[end] = max(allowed[end], key=allowed[end].get)
+            first[end] = max(allowed[end], key=allowed[end].__getitem__)
     chosen, tried = _numerals_by_deck(marks, allowed, deck)
     if chosen is None:
         return None, tried
@@ -226,7 +235,8 @@ def _inner(marks: Marks, numerals: tuple[dict, ...], deck: Deck) -> tuple[_Inner
     return _Inner(tuple(chosen), cost, posterior), tried
 
 
-def _numeral_odds(marks: Marks, numerals: tuple[dict, ...], deck: Deck, i: int, inner: _Inner) -> tuple:
+def _numeral_odds(marks: Marks, numerals: tuple[Probs, ...], deck: Deck, i: int,
+                  inner: _Inner) -> tuple[float, tuple[Value, ...]]:
     """How likely island `i`'s chosen numeral is against every other value the rules allow it (the other
     numerals free to change: a numeral no spare card shows is no alternative), and those values."""
     chosen = inner.numerals[i]
@@ -238,14 +248,14 @@ def _numeral_odds(marks: Marks, numerals: tuple[dict, ...], deck: Deck, i: int, 
         alt, _ = _inner(marks, numerals[:i] + ({v: p},) + numerals[i + 1 :], deck)
         if alt is not None:
             weights[v] = math.exp(min(inner.cost - alt.cost, 50.0))
-    others = sorted((v for v in weights if v != chosen), key=weights.get, reverse=True)
+    others = sorted((v for v in weights if v != chosen), key=weights.__getitem__, reverse=True)
     return 1.0 / sum(weights.values()), tuple(others[:3])
 
 
-def _numerals_by_deck(marks: Marks, allowed: list[dict], deck: Deck) -> tuple[list | None, int]:
+def _numerals_by_deck(marks: Marks, allowed: list[Probs], deck: Deck) -> tuple[list[Value] | None, int]:
     """The likeliest allowed numerals that also fit the deck (best-first over the uncircled islands),
     and the number of choices tried."""
-    ranked = [sorted(a, key=a.get, reverse=True)[:3] for a in allowed]
+    ranked = [sorted(a, key=a.__getitem__, reverse=True)[:3] for a in allowed]
     costs = [[-math.log(max(allowed[i][v], 1e-12)) for v in r] for i, r in enumerate(ranked)]
     free = [i for i, r in enumerate(ranked) if len(r) > 1]
     # Bridges and circles are fixed here, and `allowed` already keeps the circle and count rules:
@@ -281,7 +291,7 @@ def _cards_and_ends(marks: Marks, deck: Deck) -> tuple[list[int], list[tuple[int
     return spare, [(geo.lanes[k].a, geo.lanes[k].b) for k, b in enumerate(marks.bridges) if b]
 
 
-def _fits(numerals: list, spare: list[int], ends: list[tuple[int, int]]) -> bool:
+def _fits(numerals: Sequence[Value], spare: list[int], ends: list[tuple[int, int]]) -> bool:
     """True when the numerals fit the crossed-off cards and every bridge has a numbered end."""
     if any(numerals[a] is None and numerals[b] is None for a, b in ends):
         return False
@@ -302,7 +312,7 @@ def consistent(marks: Marks, deck: Deck) -> bool:
     return not any(_broken(marks, deck))
 
 
-def _broken(marks: Marks, deck: Deck):
+def _broken(marks: Marks, deck: Deck) -> Iterator[Broken]:
     """One item for each rule the marks break, as far as the reader uses the rules (lazily)."""
     side, geo = marks.side, marks.side.geometry
     state = GameState(side, marks.numerals, marks.bridges)
@@ -326,7 +336,8 @@ def _broken(marks: Marks, deck: Deck):
                 yield ("goal", g)
 
 
-def _evaluate(fields, choice, side, numerals, deck):
+def _evaluate(fields: list[_Field], choice: tuple[int, ...], side: BoardSide, numerals: tuple[Probs, ...],
+              deck: Deck) -> tuple[tuple[float, _Inner] | None, int]:
     """Total cost and inner reading of one outer choice (None when the rules allow no numerals), and the
     numeral choices it tried."""
     inner, tried = _inner(_outer_marks(fields, choice, side), numerals, deck)
@@ -341,11 +352,11 @@ class _Search:
 
     fields: list[_Field]
     side: BoardSide
-    numerals: tuple[dict, ...]
+    numerals: tuple[Probs, ...]
     deck: Deck
     labels: list[str]
     raw: Marks  # every field as measured, rules aside
-    found: list  # the two best consistent readings (cost, outer choice, inner numerals)
+    found: list[Found]  # the two best consistent readings (cost, outer choice, inner numerals)
 
     @property
     def best(self) -> tuple[float, tuple[int, ...], _Inner]:
@@ -378,7 +389,7 @@ def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
     return Resolved(marks, doubts, True, settled_numerals(s, marks, doubts))
 
 
-def _reads_as_broken(s: _Search, broken: list, raw_cost: float) -> bool:
+def _reads_as_broken(s: _Search, broken: list[Broken], raw_cost: float) -> bool:
     """True when the ink, rules aside, is clearly likelier than every reading that keeps the rules."""
     gap = s.found[0][0] - raw_cost if s.found else math.inf
     # Each further rule broken on one sheet is as unlikely again as the first at one of its islands:
@@ -395,7 +406,7 @@ def _first_each(doubts: list[Uncertain]) -> tuple[Uncertain, ...]:
     return tuple(unique.values())
 
 
-def _broken_doubts(s: _Search, broken: list, searched: bool) -> list[Uncertain]:
+def _broken_doubts(s: _Search, broken: list[Broken], searched: bool) -> list[Uncertain]:
     """A sheet read as breaking a rule: only the fields unclear on their own go to a person."""
     doubt = [_uncertain(f, 0, math.exp(-f.costs[0])) for f in s.fields if math.exp(-f.costs[0]) < CLEAR]
     doubt += [
@@ -522,46 +533,49 @@ def _maybe_traced(f: _Field) -> _Field:
     return dataclasses.replace(f, options=(*f.options, True), costs=(*f.costs, -math.log(TRACED)))
 
 
-def _where_broken(broken: list, fields: list[_Field], raw: Marks, numerals, labels) -> list:
+def _where_broken(broken: list[Broken], fields: list[_Field], raw: Marks, numerals: tuple[Probs, ...],
+                  labels: list[str]) -> list[Uncertain]:
     """The fields at which a reading breaks the rules, as doubtful fields."""
     at_place = {(f.kind, f.index): f for f in fields}
 
-    def place(kind: str, index) -> Uncertain:
+    def place(kind: str, index: int) -> Uncertain:
+        """The doubtful field of one kind at one place."""
         f = at_place[(kind, index)]
         return _uncertain(f, 0, math.exp(-f.costs[0]))
 
     def number(i: int) -> Uncertain:
+        """Island i's numeral as a doubtful field."""
         return _number(labels[i], raw.numerals[i], numerals[i], numerals[i][raw.numerals[i]])
 
     out = []
     for kind, at in broken:
-        if kind == "circled":
+        if isinstance(at, str):  # a goal reached against the rules
+            out.append(place("bonus", GOALS.index(at)))
+        elif at is None:  # numerals that no crossed-off card shows
+            out += [number(i) for i, n in enumerate(raw.numerals) if n is not None]
+        elif kind == "circled":
             out.append(place("circled", at))
         elif kind == "crossing":
             out.append(place("bridges", at))
-        elif kind == "goal":
-            out.append(place("bonus", GOALS.index(at)))
         elif kind == "number":  # a numeral not above its bridges, or a circle missed
             out += [number(at), place("circled", at)]
-        elif kind == "flag":  # a numeral on a flagged island that no bridge reaches
+        else:  # a numeral on a flagged island that no bridge reaches
             out.append(number(at))
-        else:  # numerals that no crossed-off card shows
-            out += [number(i) for i, n in enumerate(raw.numerals) if n is not None]
     return out
 
 
-def _as_measured(fields: list[_Field], side: BoardSide, numerals: tuple[dict, ...]) -> tuple[Marks, float]:
+def _as_measured(fields: list[_Field], side: BoardSide, numerals: tuple[Probs, ...]) -> tuple[Marks, float]:
     """The reading of every field on its own (rules aside), and its cost."""
-    best = tuple(max(p, key=p.get) for p in numerals)
+    best = tuple(max(p, key=p.__getitem__) for p in numerals)
     cost = sum(f.costs[0] for f in fields)
     cost += sum(-math.log(max(p[v], 1e-12)) for p, v in zip(numerals, best, strict=True))
     marks = _outer_marks(fields, tuple(0 for _ in fields), side)
     return dataclasses.replace(marks, numerals=best), cost
 
 
-def _number(where: str, read, probs: dict, confidence: float) -> Uncertain:
+def _number(where: str, read: Value, probs: Probs, confidence: float) -> Uncertain:
     """A doubtful numeral, with the likeliest other values as alternatives."""
-    others = tuple(v for v in sorted(probs, key=probs.get, reverse=True) if v != read)[:3]
+    others = tuple(v for v in sorted(probs, key=probs.__getitem__, reverse=True) if v != read)[:3]
     return Uncertain("number", where, read, others, confidence)
 
 
@@ -574,15 +588,15 @@ def _uncertain(f: _Field, chosen: int, confidence: float) -> Uncertain:
 
 
 def _best_consistent(
-    fields: list[_Field], side: BoardSide, numerals: tuple[dict, ...], deck: Deck
-) -> tuple[list, bool]:
+    fields: list[_Field], side: BoardSide, numerals: tuple[Probs, ...], deck: Deck
+) -> tuple[list[Found], bool]:
     """The two best consistent readings (cost, outer choice, numerals), best-first over outer options, and
     whether the search saw every reading that could beat them (it stops after so many steps)."""
     inner_floor = sum(-math.log(max(max(p.values()), 1e-12)) for p in numerals)
     start = tuple(0 for _ in fields)
     open_set = [(sum(f.costs[0] for f in fields), start)]
     seen = {start}
-    out: list = []
+    out: list[Found] = []
     steps = tried = 0
     open_fields = [n for n, f in enumerate(fields) if len(f.options) > 1]
     # A badly spoilt photo opens very many readings: the search stops after so many numeral choices,
@@ -617,7 +631,7 @@ def settled_numerals(s: _Search, marks: Marks, doubts: tuple[Uncertain, ...]) ->
         p = s.numerals[i]
         if s.labels[i] in listed or p.get(read, 0.0) >= CLEAR:
             continue
-        others = [v for v in sorted(p, key=p.get, reverse=True) if v != read and p[v] >= 0.01]
+        others = [v for v in sorted(p, key=p.__getitem__, reverse=True) if v != read and p[v] >= 0.01]
         ruled = tuple((v, _rule_against(marks, i, v, s.deck)) for v in others)
         out.append(Settled(s.labels[i], read, p.get(read, 0.0), ruled))
     return tuple(out)

@@ -11,10 +11,11 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from dataclasses import dataclass
+from typing import TypeVar
 
 from hashi_print.game.deck import GOALS, Deck
 from hashi_print.game.scoring import Scoring, score_sheet
-from hashi_print.scan.resolve import Uncertain, first_box
+from hashi_print.scan.resolve import Uncertain, Value, first_box
 from hashi_print.sheets.marks import Marks, sheet_of
 from hashi_print.sheets.validate import Report, validate
 
@@ -24,15 +25,16 @@ MAX_PAIRED = 16
 # Two doubts both misread at once are tried only when that is at least this likely (their confidences
 # taken as independent).
 PAIR_FLOOR = 1e-3
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Outcome:
     """What counts on a sheet: its score, the rules it breaks and the race."""
 
-    score: dict | None
+    score: dict[str, object] | None
     verdict: frozenset[str]
-    race: tuple
+    race: tuple[tuple[tuple[str, int | None], ...], tuple[str, ...]]
 
     def differences(self, other: Outcome) -> set[str]:
         """The parts of the outcome that differ from `other` (names as in `Uncertain.affects`)."""
@@ -64,7 +66,7 @@ def outcome(marks: Marks, deck: Deck, scoring: Scoring | None) -> Outcome:
     return Outcome(score, frozenset(v.rule for v in report.violations), race)
 
 
-def with_value(marks: Marks, u: Uncertain, value: object) -> Marks:
+def with_value(marks: Marks, u: Uncertain, value: Value) -> Marks:
     """The reading with the field of `u` holding `value` instead."""
     side = marks.side
     labels = [i.label for i in side.islands]
@@ -73,7 +75,8 @@ def with_value(marks: Marks, u: Uncertain, value: object) -> Marks:
         return dataclasses.replace(marks, numerals=marks.numerals[:i] + (value,) + marks.numerals[i + 1 :])
     if u.field == "bridges":
         k = next(k for k in range(len(marks.bridges)) if side.lane_name(k) == u.where)
-        return dataclasses.replace(marks, bridges=marks.bridges[:k] + (value,) + marks.bridges[k + 1 :])
+        count = 0 if value is None else value
+        return dataclasses.replace(marks, bridges=marks.bridges[:k] + (count,) + marks.bridges[k + 1 :])
     if u.field == "circled":
         return dataclasses.replace(marks, circled=_toggled(marks.circled, labels.index(u.where), value))
     if u.field == "card":
@@ -85,7 +88,7 @@ def with_value(marks: Marks, u: Uncertain, value: object) -> Marks:
     return dataclasses.replace(marks, goals=tuple(sorted(goals, key=lambda gt: (gt[1], GOALS.index(gt[0])))))
 
 
-def _toggled(items: frozenset, item: object, present: object) -> frozenset:
+def _toggled(items: frozenset[T], item: T, present: Value) -> frozenset[T]:
     """`items` with `item` in it when `present`, without it otherwise."""
     return items | {item} if present else items - {item}
 

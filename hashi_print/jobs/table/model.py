@@ -7,6 +7,7 @@ import re
 import secrets
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from hashi_print.errors import HashiError, RuleError
 from hashi_print.game.board import BoardSide, builtin_side
@@ -98,7 +99,7 @@ class Table:
     turn: int
     seats: tuple[Seat, ...]
     keep_photos: bool = False
-    scoreboard: dict | None = None
+    scoreboard: dict[str, Any] | None = None
 
     @property
     def board(self) -> BoardSide:
@@ -236,7 +237,7 @@ def play_turn(table: Table, seat: int, turn: int, numeral: object, bridges: obje
     return move, apply(state, table.cards[turn - 1], move)
 
 
-def sheet_view(table: Table, state: GameState) -> dict:
+def sheet_view(table: Table, state: GameState) -> dict[str, Any]:
     """A phone sheet as the page draws it: numerals, bridges per lane, circled islands, goals reached."""
     side = table.board
     return {"turn": state.turn,
@@ -265,7 +266,7 @@ def record_text(table: Table, seat: int) -> str:
     return format_record(record)
 
 
-def scoreboard(table: Table) -> dict:
+def scoreboard(table: Table) -> dict[str, Any]:
     """The object `hashi-print score --json` prints for the table's records, each named by its file."""
     deck, scoring = designed_deck(), designed_scoring()
     reports = [validate(parse_sheet(record_text(table, s.seat), source=record_name(table, s.seat)), deck,
@@ -273,11 +274,11 @@ def scoreboard(table: Table) -> dict:
     return score_players(reports, scoring).to_json()
 
 
-def race(table: Table, board: dict) -> list[dict]:
+def race(table: Table, board: dict[str, Any]) -> list[dict[str, object]]:
     """Why each bonus went where it did: per goal, the firsts with their turn, the later ones, and who
     was out of the race for breaking a rule."""
     scoring = designed_scoring()
-    out = []
+    out: list[dict[str, object]] = []
     for goal in GOALS:
         high, low = scoring.bonus[goal]
         firsts, later, out_of_race = [], [], []

@@ -8,6 +8,7 @@ import dataclasses
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 from hashi_print.errors import HashiError
 from hashi_print.game.board import BoardSide
@@ -15,13 +16,14 @@ from hashi_print.game.deck import GOALS
 from hashi_print.jobs.table.model import TableError, TooLarge, designed_deck, designed_scoring
 from hashi_print.scan.overlay import overlay_png
 from hashi_print.scan.read import ScanStatus, scan_file
-from hashi_print.scan.resolve import first_box
+from hashi_print.scan.resolve import Value, first_box
 from hashi_print.sheets.formats import Sheet, format_sheet, parse_sheet
 from hashi_print.sheets.marks import Marks, sheet_of
 from hashi_print.sheets.validate import validate
 
 MAX_PHOTO_BYTES = 12 * 1024 * 1024
 MAX_PHOTO_PIXELS = 25_000_000
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -31,12 +33,12 @@ class Doubt:
 
     field: str
     where: str
-    read: object
-    alternatives: tuple
+    read: Value
+    alternatives: tuple[Value, ...]
     confidence: float
     matters: bool
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The doubt as the page shows it."""
         return {"field": self.field, "where": self.where, "read": self.read,
                 "alternatives": list(self.alternatives), "confidence": round(self.confidence, 3),
@@ -50,8 +52,8 @@ class Reading:
 
     marks: Marks
     doubts: tuple[Doubt, ...]
-    settled: tuple[tuple[str, str, object], ...]
-    scan: dict
+    settled: tuple[tuple[str, str, Value], ...]
+    scan: dict[str, Any]
     overlay: bytes | None
 
     def open_doubts(self) -> tuple[Doubt, ...]:
@@ -102,19 +104,19 @@ def read_photo(data: bytes, side: BoardSide) -> Reading:
     return Reading(scan.marks, doubts, (), obj, overlay_png(scan, len(deck.cards)))
 
 
-def _outcome(marks: Marks) -> tuple:
+def _outcome(marks: Marks) -> tuple[bool, dict[str, object] | None, dict[str, int | None]]:
     """What a reading decides: the verdict, the score and the turns of the goals (the race)."""
     report = validate(sheet_of(marks), designed_deck(), designed_scoring())
     return report.ok, None if report.score is None else report.score.to_json(), report.goal_turns()
 
 
-def _matters(marks: Marks, field: str, where: str, read: object, alternatives: tuple) -> bool:
+def _matters(marks: Marks, field: str, where: str, read: Value, alternatives: tuple[Value, ...]) -> bool:
     """True when some other value of this field changes the verdict, the score or the race."""
     base = _outcome(settle_marks(marks, field, where, read))
     return any(_outcome(settle_marks(marks, field, where, value)) != base for value in alternatives)
 
 
-def settle_marks(marks: Marks, field: str, where: str, value: object) -> Marks:
+def settle_marks(marks: Marks, field: str, where: str, value: Value) -> Marks:
     """The marks with one field set to `value` (a numeral, a lane's bridges, a circle, a card, a goal's
     turn or its crossed-off first box)."""
     side = marks.side
@@ -125,7 +127,7 @@ def settle_marks(marks: Marks, field: str, where: str, value: object) -> Marks:
     if field == "bridges":
         k = next(k for k in range(len(side.geometry.lanes)) if side.lane_name(k) == where)
         bridges = list(marks.bridges)
-        bridges[k] = int(value)
+        bridges[k] = int(value or 0)
         return dataclasses.replace(marks, bridges=tuple(bridges))
     if field == "circled":
         island = side.label_index[where.upper()]
@@ -133,6 +135,8 @@ def settle_marks(marks: Marks, field: str, where: str, value: object) -> Marks:
     if field == "card":
         return dataclasses.replace(marks, cards=_toggled(marks.cards, int(where), bool(value)))
     goal = next((g for g in GOALS if where in (g, first_box(g))), None)
+    if goal is None:
+        raise TableError(f"the sheet has no field {field} {where[:20]}")
     if where == first_box(goal):
         return dataclasses.replace(marks, lost_first=_toggled(marks.lost_first, goal, bool(value)))
     goals = [(g, t) for g, t in marks.goals if g != goal]
@@ -141,7 +145,7 @@ def settle_marks(marks: Marks, field: str, where: str, value: object) -> Marks:
     return dataclasses.replace(marks, goals=tuple(sorted(goals, key=lambda gt: (gt[1], GOALS.index(gt[0])))))
 
 
-def _toggled(items: frozenset, item: object, present: bool) -> frozenset:
+def _toggled(items: frozenset[T], item: T, present: bool) -> frozenset[T]:
     """The set with `item` in it or not."""
     return items | {item} if present else items - {item}
 
@@ -186,7 +190,7 @@ def typed_sheet(text: object, side: BoardSide, name: str) -> str:
     return format_sheet(dataclasses.replace(doc, player=name))
 
 
-def reading_json(reading: Reading) -> dict:
+def reading_json(reading: Reading) -> dict[str, Any]:
     """The reading as the page shows it: the `scan --json` object, the overlay, the doubts and the taps."""
     overlay = (None if reading.overlay is None
                else "data:image/png;base64," + base64.b64encode(reading.overlay).decode())
@@ -195,7 +199,7 @@ def reading_json(reading: Reading) -> dict:
                            "settled": [list(s) for s in reading.settled]}
 
 
-def marks_json(marks: Marks) -> dict:
+def marks_json(marks: Marks) -> dict[str, Any]:
     """Marks as JSON for the store (the side is the table's)."""
     return {"numerals": list(marks.numerals), "bridges": list(marks.bridges),
             "circled": sorted(marks.circled),
@@ -203,20 +207,20 @@ def marks_json(marks: Marks) -> dict:
             "lost_first": sorted(marks.lost_first)}
 
 
-def marks_from_json(obj: dict, side: BoardSide) -> Marks:
+def marks_from_json(obj: dict[str, Any], side: BoardSide) -> Marks:
     """Marks stored by `marks_json`."""
     return Marks(side, tuple(obj["numerals"]), tuple(obj["bridges"]), frozenset(obj["circled"]),
                  frozenset(obj["cards"]), tuple((g, t) for g, t in obj["goals"]),
                  lost_first=frozenset(obj["lost_first"]))
 
 
-def reading_to_json(reading: Reading) -> dict:
+def reading_to_json(reading: Reading) -> dict[str, Any]:
     """A reading as JSON for the store (the overlay is kept apart, as bytes)."""
     return {"marks": marks_json(reading.marks), "doubts": [d.to_json() for d in reading.doubts],
             "settled": [list(s) for s in reading.settled], "scan": reading.scan}
 
 
-def reading_from_json(obj: dict, side: BoardSide, overlay: bytes | None) -> Reading:
+def reading_from_json(obj: dict[str, Any], side: BoardSide, overlay: bytes | None) -> Reading:
     """A reading stored by `reading_to_json`."""
     doubts = tuple(Doubt(d["field"], d["where"], d["read"], tuple(d["alternatives"]), d["confidence"],
                          d["matters"]) for d in obj["doubts"])

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from hashi_print.game.deck import CARDS_PLAYED
 from hashi_print.jobs.table import paper
@@ -35,6 +37,7 @@ from hashi_print.jobs.table.model import (
     sheet_view,
 )
 from hashi_print.jobs.table.store import (
+    Event,
     TableStore,
     add_event,
     events_after,
@@ -65,7 +68,7 @@ def _oldest(now: float) -> float:
 
 
 def create(store: TableStore, side: object, seed: object, keep_photos: object = False,
-           now: float | None = None) -> dict:
+           now: float | None = None) -> dict[str, Any]:
     """Make a table of `side` ("A" or "B") dealt with `seed` (random when None): its code, host token."""
     if not isinstance(side, str) or side.upper() not in ("A", "B"):
         raise TableError('"side" must be "A" or "B"')
@@ -106,13 +109,13 @@ def who(store: TableStore, code: str, token: str | None) -> Who:
 def _player(store: TableStore, code: str, token: str | None) -> int:
     """The seat of the player the token names (the host has none)."""
     found = who(store, code, token)
-    if found.host:
+    if found.host or found.seat is None:
         raise NotAllowed("the host's token plays no sheet; use a player's token")
     return found.seat
 
 
 def join(store: TableStore, code: str, name: object, mode: object, address: str,
-         now: float | None = None) -> dict:
+         now: float | None = None) -> dict[str, Any]:
     """Seat a new player (before the first reveal); join attempts are limited per address."""
     now = time.time() if now is None else now
     with store.write() as db:
@@ -140,7 +143,8 @@ def join(store: TableStore, code: str, name: object, mode: object, address: str,
     return {"player_token": token, "seat": seat}
 
 
-def give_setup(store: TableStore, code: str, token: str | None, island: object, numeral: object) -> dict:
+def give_setup(store: TableStore, code: str, token: str | None, island: object,
+               numeral: object) -> dict[str, Any]:
     """Write the setup numeral a player chose on the sheet of the player on their left."""
     code = clean_code(code)
     seat = _player(store, code, token)
@@ -156,7 +160,7 @@ def give_setup(store: TableStore, code: str, token: str | None, island: object, 
     return {"seat": seat, "for": left, "island": label, "numeral": value}
 
 
-def reveal(store: TableStore, code: str, token: str | None) -> dict:
+def reveal(store: TableStore, code: str, token: str | None) -> dict[str, Any]:
     """Reveal the next card (the host only, once every sheet has its setup)."""
     code = clean_code(code)
     if not who(store, code, token).host:
@@ -182,7 +186,7 @@ def reveal(store: TableStore, code: str, token: str | None) -> dict:
 
 
 def play(store: TableStore, code: str, token: str | None, turn: int, numeral: object,
-         bridges: object) -> dict:
+         bridges: object) -> dict[str, Any]:
     """Play a phone player's turn on their own sheet, refereed by the rules engine."""
     code = clean_code(code)
     seat = _player(store, code, token)
@@ -223,7 +227,7 @@ def paper_seat(store: TableStore, code: str, token: str | None) -> tuple[Table, 
     return table, seat
 
 
-def hand_in_typed(store: TableStore, code: str, token: str | None, text: object) -> dict:
+def hand_in_typed(store: TableStore, code: str, token: str | None, text: object) -> dict[str, Any]:
     """Hand in a paper sheet typed as `hashi-sheet 1` text."""
     table, seat = paper_seat(store, code, token)
     sheet = paper.typed_sheet(text, table.board, table.seats[seat].name)
@@ -235,7 +239,7 @@ def hand_in_typed(store: TableStore, code: str, token: str | None, text: object)
 
 
 def hand_in_reading(store: TableStore, table: Table, seat: int, reading: paper.Reading,
-                    photo: bytes | None) -> dict:
+                    photo: bytes | None) -> dict[str, Any]:
     """Keep a photo's reading; the sheet is in at once when no doubt that matters is left."""
     with store.write() as db:
         current = load_table(db, table.code, 0)
@@ -248,7 +252,7 @@ def hand_in_reading(store: TableStore, table: Table, seat: int, reading: paper.R
 
 
 def settle(store: TableStore, code: str, token: str | None, field: object, where: object,
-           value: object) -> dict:
+           value: object) -> dict[str, Any]:
     """Settle one doubt of a paper player's reading with the value they tap."""
     code = clean_code(code)
     seat = _player(store, code, token)
@@ -265,14 +269,14 @@ def settle(store: TableStore, code: str, token: str | None, field: object, where
     return paper.reading_json(reading) | {"done": done}
 
 
-def _stored_reading(db, table: Table, seat: int) -> paper.Reading | None:
+def _stored_reading(db: sqlite3.Connection, table: Table, seat: int) -> paper.Reading | None:
     """The photo reading kept for a seat, or None."""
     row = db.execute("SELECT reading, overlay FROM seats WHERE code = ? AND seat = ?",
                      (table.code, seat)).fetchone()
     return None if row[0] is None else paper.reading_from_json(json.loads(row[0]), table.board, row[1])
 
 
-def _sheet_if_settled(db, table: Table, seat: int, reading: paper.Reading) -> bool:
+def _sheet_if_settled(db: sqlite3.Connection, table: Table, seat: int, reading: paper.Reading) -> bool:
     """Hand the sheet in when every doubt that matters is settled; tell whether it is in."""
     if reading.open_doubts():
         return False
@@ -280,14 +284,14 @@ def _sheet_if_settled(db, table: Table, seat: int, reading: paper.Reading) -> bo
     return True
 
 
-def _sheet_in(db, table: Table, seat: int, sheet: str) -> None:
+def _sheet_in(db: sqlite3.Connection, table: Table, seat: int, sheet: str) -> None:
     """Store a paper player's final sheet and score the table when it was the last one."""
     db.execute("UPDATE seats SET sheet = ?, done = 1 WHERE code = ? AND seat = ?", (sheet, table.code, seat))
     add_event(db, table.code, "done", {"seat": seat})
     _finish_if_all_in(db, load_table(db, table.code, 0))
 
 
-def _finish_if_all_in(db, table: Table) -> None:
+def _finish_if_all_in(db: sqlite3.Connection, table: Table) -> None:
     """Score the table once every sheet is in; forget the photos unless the table keeps them."""
     if not all_in(table) or table.scoreboard is not None:
         return
@@ -298,7 +302,7 @@ def _finish_if_all_in(db, table: Table) -> None:
     add_event(db, table.code, "scoreboard", {"winners": board["winners"]})
 
 
-def table_view(store: TableStore, code: str) -> dict:
+def table_view(store: TableStore, code: str) -> dict[str, Any]:
     """What anyone with the code sees: side, cards revealed, players, the scoreboard and why."""
     code = clean_code(code)
     db = store.db
@@ -317,7 +321,7 @@ def table_view(store: TableStore, code: str) -> dict:
             "event": last_event(db, code)}
 
 
-def seat_view(store: TableStore, code: str, token: str | None) -> dict:
+def seat_view(store: TableStore, code: str, token: str | None) -> dict[str, Any]:
     """What a player sees of their own seat: the setup they give and get, and their sheet or reading."""
     code = clean_code(code)
     seat = _player(store, code, token)
@@ -345,6 +349,6 @@ def seat_record(store: TableStore, code: str, seat: object) -> tuple[str, str]:
     return record_name(table, seat), record_text(table, seat)
 
 
-def events_since(store: TableStore, code: str, after: int) -> list:
+def events_since(store: TableStore, code: str, after: int) -> list[Event]:
     """The table's events after event `after` (for a page that reconnects)."""
     return events_after(store.db, after, clean_code(code))

@@ -137,7 +137,7 @@ def is_host(db: sqlite3.Connection, code: str, token: str) -> bool:
     return row is not None and row[0] == token_hash(token)
 
 
-def add_event(db: sqlite3.Connection, code: str, kind: str, data: dict) -> None:
+def add_event(db: sqlite3.Connection, code: str, kind: str, data: dict[str, object]) -> None:
     """Append an event to the table's stream and mark the table as touched now."""
     now = time.time()
     db.execute("INSERT INTO events (code, kind, data, at) VALUES (?, ?, ?, ?)",
