@@ -606,11 +606,7 @@ def _render_book(puzzles: Sequence[BookPuzzle], options: BookOptions) -> Book:
     if options.crop_marks:
         pdf.set_boxes(trim=(pad, pad, w, h))
     canvas = _Shifted(pdf, pad, pad, w, h) if pad else pdf
-    id_pt = options.layout.min_text_pt
-    solutions_page = next(n for n, p in enumerate(pages, 1) if p.kind == "solutions")
     refs = PageRefs(plan.where("puzzles"), plan.where("solutions"), options.ids_under)
-    about = ABOUT if options.ids_under else ABOUT_INDEX
-    first_index = next((n for n, p in enumerate(pages, 1) if p.kind == "index"), 0)
     where: dict[int, dict[str, float]] = {}
     for page_no, page in enumerate(pages, 1):
         if page_no > 1:
@@ -621,20 +617,8 @@ def _render_book(puzzles: Sequence[BookPuzzle], options: BookOptions) -> Book:
         _running_head(canvas, page, page_no, options.trim, margins, options.profile)
         if options.profile == "pnp":
             _bookmark(pdf, page, page_no, pages)
-        if page.kind == "title":
-            _draw_title_page(canvas, options, ordered, box)
-        elif page.kind == "copyright":
-            _draw_copyright_page(canvas, options, len(ordered), solutions_page, box, max(8.0, id_pt))
-        elif page.kind == "contents":
-            _draw_contents_page(canvas, pages, box, id_pt)
-        elif page.kind == "howto":
-            _draw_howto_page(canvas, box, about)
-        elif page.kind == "index":
-            _draw_index_page(canvas, page, ordered, box, page_no == first_index)
-        elif page.kind == "notes":
-            _draw_notes_page(canvas, box)
-        elif page.kind in ("puzzles", "solutions"):
-            _draw_grid_page(canvas, page, ordered, box, id_pt, refs)
+        _draw_page(canvas, pages, page_no, box, ordered, options, refs)
+        if page.kind in ("puzzles", "solutions"):
             for row in page.rows:
                 for number in row.numbers:
                     where.setdefault(number, {})[page.kind] = page_no
@@ -643,6 +627,28 @@ def _render_book(puzzles: Sequence[BookPuzzle], options: BookOptions) -> Book:
     manifest = _manifest(ordered, options, pages, where, margins)
     # No warnings today: notes pages fix a short or odd kdp book, and too many pages is an OptionError.
     return Book(data, manifest, len(pages), ())
+
+
+def _draw_page(canvas, pages: Sequence[Page], page_no: int, box, ordered: Sequence[BookPuzzle],
+               options: BookOptions, refs: PageRefs) -> None:
+    """Draw what page `page_no` holds inside its content box (the running head is drawn apart)."""
+    page, id_pt = pages[page_no - 1], options.layout.min_text_pt
+    if page.kind == "title":
+        _draw_title_page(canvas, options, ordered, box)
+    elif page.kind == "copyright":
+        solutions_page = next(n for n, p in enumerate(pages, 1) if p.kind == "solutions")
+        _draw_copyright_page(canvas, options, len(ordered), solutions_page, box, max(8.0, id_pt))
+    elif page.kind == "contents":
+        _draw_contents_page(canvas, pages, box, id_pt)
+    elif page.kind == "howto":
+        _draw_howto_page(canvas, box, ABOUT if options.ids_under else ABOUT_INDEX)
+    elif page.kind == "index":
+        first_index = next((n for n, p in enumerate(pages, 1) if p.kind == "index"), 0)
+        _draw_index_page(canvas, page, ordered, box, page_no == first_index)
+    elif page.kind == "notes":
+        _draw_notes_page(canvas, box)
+    elif page.kind in ("puzzles", "solutions"):
+        _draw_grid_page(canvas, page, ordered, box, id_pt, refs)
 
 
 def _bookmark(pdf: PdfCanvas, page: Page, page_no: int, pages: Sequence[Page]) -> None:
