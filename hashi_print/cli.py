@@ -430,6 +430,10 @@ def scan_cmd(images: tuple[str, ...], as_json: bool, write_dir: str | None, over
                    "to this PDF.")
 @click.option("--paper-type", type=click.Choice(PAPER_TYPES), default="white", show_default=True,
               help="The KDP interior paper, which sets the cover's spine width.")
+@click.option("--cover-style", type=click.Choice(["classic", "night", "paper"]), default="classic",
+              show_default=True,
+              help="The cover's design: classic (blue, the largest puzzle solved on a white panel), night "
+                   "(night blue, the puzzle on the background) or paper (cream, blue title).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="PDF to write [default: output/hashi-book-<trim>.pdf].")
 @click.option("--manifest", type=click.Path(dir_okay=False), default=None,
@@ -444,7 +448,7 @@ def scan_cmd(images: tuple[str, ...], as_json: bool, write_dir: str | None, over
 def book(count: int, size: str, sizes: str | None, difficulty: str, density: str | None, seed: int,
          generator: int, from_file: str | None, trim: str, profile: str, order: str, title: str,
          crop_marks: bool, per_page: int | None, ids_under: bool, author: str, year: int | None, isbn: str,
-         credit: bool, color: str, cover_file: str | None, paper_type: str, out: str | None,
+         credit: bool, color: str, cover_file: str | None, paper_type: str, cover_style: str, out: str | None,
          manifest: str | None, lang: str, bank_file: str | None, mark_used: str | None) -> None:
     """Make a print-ready PDF puzzle book: title, copyright and contents pages, how to play, numbered
     puzzles grouped by grade and size, solutions at the back. The book is checked against its print
@@ -470,7 +474,7 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
         year = copyright_year(os.environ, datetime.now(UTC))
     options = BookOptions(title=title, trim=trim, profile=profile, order=order, crop_marks=crop_marks,
                           per_page=per_page, author=author, year=year, isbn=isbn, credit=credit, color=color,
-                          lang=lang, ids_under=ids_under)
+                          lang=lang, ids_under=ids_under, cover_style=cover_style)
     if cover_file and profile != "kdp":
         raise OptionError("--cover makes a KDP paperback cover: use it with --profile kdp")
     if bank_file or mark_used:

@@ -80,6 +80,8 @@ class BookOptions:
     lang: str = "en"
     # Print each puzzle's ID under its grid (as before) instead of in the index at the back.
     ids_under: bool = False
+    # The design of the KDP cover (see render/cover.py).
+    cover_style: str = "classic"
 
     @property
     def layout(self) -> Layout:
@@ -214,7 +216,8 @@ def grade_mix(puzzles: Sequence[BookPuzzle]) -> str:
     """Say how many puzzles of each grade the book holds, easiest first."""
     counts = Counter(bp.grade for bp in puzzles)
     names = [d for d in GRADES if counts[d]]
-    return " · ".join(f"{counts[d]} {_(d)}" for d in names)
+    # No-break spaces keep each count with its grade and the dot with what it follows when a line wraps.
+    return "\u00a0· ".join(f"{counts[d]}\u00a0{_(d)}" for d in names)
 
 
 def _size_names(sizes) -> str:

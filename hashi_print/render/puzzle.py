@@ -26,6 +26,10 @@ class GridStyle:
     bridge: str = INK
     dots: bool = True
     bold_digits: bool = False
+    # Bridge lines' width as a share of the cell (a cover's art draws them bolder), within 0.25-0.5 mm
+    # unless `bold_bridges`.
+    bold_bridges: bool = False
+    island_fill: str = "#ffffff"
 
 
 PUZZLE_STYLE = GridStyle()
@@ -78,7 +82,7 @@ def _draw_bridges(canvas: Canvas, solution: Solution, x: float, y: float, cell: 
                   style: GridStyle) -> None:
     """Draw each bridge from island edge to island edge; a double bridge as two parallel lines."""
     radius = style.island_ratio * cell / 2
-    width = min(0.5, max(0.25, 0.055 * cell))
+    width = 0.09 * cell if style.bold_bridges else min(0.5, max(0.25, 0.055 * cell))
     spread = 0.13 * cell
     for b in solution.bridges:
         x1, y1 = _centre(x, y, cell, b.r1, b.c1)
@@ -99,6 +103,6 @@ def _draw_islands(canvas: Canvas, puzzle: Puzzle, x: float, y: float, cell: floa
     size_pt = size_mm / PT
     for isl in puzzle.islands:
         cx, cy = _centre(x, y, cell, isl.row, isl.col)
-        canvas.circle(cx, cy, radius, stroke=style.ink, fill="#ffffff", width=_stroke(cell))
+        canvas.circle(cx, cy, radius, stroke=style.ink, fill=style.island_fill, width=_stroke(cell))
         canvas.text(cx, cy + DIGIT_HEIGHT * size_mm / 2, str(isl.clue), size_pt=size_pt, anchor="middle",
                     bold=style.bold_digits, color=style.ink)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import shutil
 import subprocess
 
@@ -142,3 +143,60 @@ def test_the_cover_speaks_the_language_of_the_book(puzzles, lang, tmp_path):
                            check=True).stdout
     rows = fonts.splitlines()[2:]
     assert rows and all(row.split()[-5] == "yes" for row in rows), fonts
+
+
+def _rgb(hex_colour: str) -> tuple:
+    """The stroke operator a hex colour is written with in an RGB PDF."""
+    return ("RG", *(round(int(hex_colour[i:i + 2], 16) / 255, 4) for i in (1, 3, 5)))
+
+
+@pytest.fixture(scope="module")
+def mixed():
+    """Six generated puzzles of two sizes and three grades (the cover shows the largest solved)."""
+    return list(generate_puzzles(book_plan_requests(6, [(7, 7), (10, 10)], "mixed"), seed=38))
+
+
+STYLE_COLOURS = {"classic": ("#1b3d8f", "#f2a007"), "night": ("#14213d", "#f2a007"),
+                 "paper": ("#f6f1e4", "#c8431a")}
+
+
+@pytest.mark.parametrize("style", list(STYLE_COLOURS))
+def test_the_front_shows_the_books_largest_puzzle_solved_with_bridges_in_a_second_colour(mixed, style):
+    options = BookOptions(title="Island Hopping", trim="6x9", profile="kdp", author="Ann Example",
+                          cover_style=style)
+    data, _ = render_cover(mixed, options, 40, "white")
+    assert render_cover(mixed, options, 40, "white")[0] == data
+    reader = PdfReader(io.BytesIO(data))
+    w, _h = page_size_mm(reader)
+    glyphs, inks = page_ink(reader, 0)
+    background, bridge = STYLE_COLOURS[style]
+    assert any(i.filled and i.fill == ("rg", *_rgb(background)[1:]) and i.box[2] - i.box[0] > w - 1
+               for i in inks)
+    front = w / 2
+    # The largest grid of the book, the one with the most islands among those (found here by hand).
+    art = max(mixed, key=lambda bp: (bp.puzzle.cols * bp.puzzle.rows, len(bp.puzzle.islands)))
+    lines = [i for i in inks if i.stroked and i.stroke == _rgb(bridge) and i.box[0] > front]
+    # Every bridge of its solution (a double bridge is two lines), and the short rule under the title.
+    assert len(lines) == sum(b.count for b in art.solution.bridges) + 1
+    circles = [i for i in inks
+               if i.filled and i.stroked and i.fill == ("rg", 1.0, 1.0, 1.0) and i.box[0] > front]
+    assert len(circles) == len(art.puzzle.islands)
+    # Title, then what is inside, then the author: the title is by far the largest text on the front.
+    sizes = {g.text: g.size for g in glyphs if g.box[0] > front}
+    assert sizes["Island Hopping"] >= 2 * max(v for k, v in sizes.items() if k != "Island Hopping")
+    assert sizes["Ann Example"] >= 14
+
+
+def test_the_back_counts_the_grades_the_book_really_has_and_keeps_each_count_with_its_grade(mixed):
+    hard_only = [bp for bp in mixed if bp.grade == "hard"]
+    for puzzles in (mixed, hard_only):
+        counts = {g: sum(bp.grade == g for bp in puzzles) for g in ("easy", "medium", "hard", "expert")}
+        text = " ".join(back_text(BookOptions(), puzzles))
+        for grade, n in counts.items():
+            assert (f"{n}\u00a0{grade}" in text) == (n > 0), (grade, n)
+        assert "from easy to hard" not in text
+    reader, _ = _cover(mixed, 40)
+    glyphs, _ = page_ink(reader, 0)
+    back = [g.text for g in glyphs if g.box[2] < 6.125 * INCH and len(g.text) > 3]  # not the sample's clues
+    # No line of the back ends with a bare count or starts with the separator.
+    assert not [t for t in back if re.search(r"\b\d+$", t) or t.startswith("·")], back
