@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 
 from hashi_print.errors import FormatError
@@ -59,3 +60,19 @@ def _show(value: object) -> str:
     names = {bool: "true/false", float: "a fraction", str: "a string", list: "a list", dict: "an object",
              type(None): "null", int: "a whole number"}
     return names.get(type(value), type(value).__name__)
+
+
+# The bidirectional overrides and isolates, which can make a line read differently from what it holds.
+_BIDI = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def visible(text: str) -> str:
+    """`text` with every control character (a terminal escape, a line break) and bidi override written
+    out as \\xNN or \\uNNNN, so printing it can never steer a terminal."""
+    return "".join(_escaped(ch) if unicodedata.category(ch) == "Cc" or ch in _BIDI else ch for ch in text)
+
+
+def _escaped(ch: str) -> str:
+    """One character as a Python-style escape."""
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"

@@ -10,6 +10,7 @@ from contextlib import closing
 
 import click
 
+from hashi_print.checks import visible
 from hashi_print.errors import HashiError, OptionError
 from hashi_print.puzzle.book import MAX_BOOK_PUZZLES, MIXED, ORDERS
 from hashi_print.puzzle.model import GRADES, Status
@@ -20,6 +21,8 @@ EXIT_BROKEN_RULE = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130   # 128 + SIGINT, as shells report Ctrl-C
 MAX_SIZES = 20
+DEFAULT_TIME_LIMIT = 600.0
+SOLVING_NOTE = "hashi-print: still solving after {seconds} s (the limit is {limit} s; Ctrl-C stops now)"
 
 
 def error_json(err: HashiError) -> dict:
@@ -48,9 +51,14 @@ class HashiCommand(click.Command):
             raise
 
     def invoke(self, ctx: click.Context):
-        """Run the command; under --json bad input is printed as an error object before it propagates."""
+        """Run the command (within its --time-limit); under --json bad input is printed as an error object
+        before it propagates."""
+        from hashi_print.puzzle.solve import time_limit
+
+        seconds = ctx.params.pop("time_limit", None)
         try:
-            return super().invoke(ctx)
+            with time_limit(seconds, SOLVING_NOTE):
+                return super().invoke(ctx)
         except HashiError as err:
             if ctx.params.get("as_json"):
                 emit_json(error_json(err))
@@ -67,7 +75,7 @@ class HashiGroup(click.Group):
         try:
             return super().invoke(ctx)
         except HashiError as err:
-            click.echo(f"hashi-print: {err}", err=True)
+            click.echo(f"hashi-print: {visible(str(err))}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
         except KeyboardInterrupt:
             # Files are written whole or not at all, so the old or the complete new file is left.
@@ -92,6 +100,14 @@ def cli() -> None:
     """
 
 
+def _time_limit_option(func):
+    """The --time-limit option of the commands that search (solve, grade, hint)."""
+    return click.option("--time-limit", type=click.FloatRange(1, 86400), default=DEFAULT_TIME_LIMIT,
+                        show_default=True,
+                        help="Seconds the command may search before it stops (exit 2); a line on stderr "
+                             "every 10 s says it is still working.")(func)
+
+
 def emit_json(obj: object) -> None:
     """Print one JSON object on one line."""
     click.echo(json.dumps(obj, separators=(", ", ": ")))
@@ -109,6 +125,7 @@ def emit_json(obj: object) -> None:
 @click.option("--card", type=click.Choice(CARDINALITIES),
               default="direct", show_default=True,
               help="How clue counts are encoded: direct lane clauses, or a pysat cardinality encoding.")
+@_time_limit_option
 def solve(puzzle: str, as_json: bool, mode: str, backend: str, card: str) -> None:
     """Solve PUZZLE (a Tatham ID, puzz.link URL or file) and prove whether the solution is unique."""
     from hashi_print.errors import UnsolvableError
@@ -577,6 +594,7 @@ def sheet(side: str | None, layout: str | None, paper: str, fmt: str, out: str |
 @click.argument("puzzle")
 @click.option("--json", "as_json", is_flag=True, help="Print {difficulty, steps} as one JSON object.")
 @click.option("--steps", "show_steps", is_flag=True, help="Also print every deduction step in words.")
+@_time_limit_option
 def grade_cmd(puzzle: str, as_json: bool, show_steps: bool) -> None:
     """Grade PUZZLE by the human-style deducer: easy, medium, hard, expert, or beyond.
 
@@ -607,6 +625,7 @@ def grade_cmd(puzzle: str, as_json: bool, show_steps: bool) -> None:
               help="Bridges drawn so far: 'C4-C6 A1=A3' (X-Y one bridge, X=Y two, repeat X-Y for two), "
                    "a JSON list of [r1, c1, r2, c2, k] rows (0-based, as in solutions), or a file of either.")
 @click.option("--json", "as_json", is_flag=True, help="Print the step as a JSON object.")
+@_time_limit_option
 def hint_cmd(puzzle: str, state: str, as_json: bool) -> None:
     """Print the next bridge to draw in PUZZLE from the bridges drawn so far, and why.
 

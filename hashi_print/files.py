@@ -82,21 +82,24 @@ def check_writable(folder: str | os.PathLike[str]) -> Path:
     return target
 
 
-def is_file(path: Path) -> bool:
-    """Tell whether `path` names a regular file, answering False for names no file system accepts."""
-    try:
-        return path.is_file()
-    except (OSError, ValueError):
-        return False
-
-
 def check_target(path: str | os.PathLike[str]) -> Path:
     """Make sure the file `path` can be written (a writable folder, no folder itself) before work starts."""
     target = Path(path)
     if target.is_dir():
         raise OutputError("is a folder, not a file", source=str(target))
+    check_not_special(target)
     check_writable(target.parent)
     return target
+
+
+def check_not_special(path: str | os.PathLike[str], what: str = "a file") -> None:
+    """Refuse a path that is (or links to) a device, pipe or socket: writing there would replace it."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise OutputError(f"is a device, pipe or socket, not {what}; name a regular file", source=str(path))
 
 
 def distinct_files(paths: Sequence[str]) -> None:
@@ -109,19 +112,38 @@ def distinct_files(paths: Sequence[str]) -> None:
         seen[key] = name
 
 
-def read_text(path: str | os.PathLike[str]) -> str:
-    """Read a UTF-8 text file (dropping a byte-order mark), raising FormatError when it is not one."""
+def existing_path(arg: str) -> Path | None:
+    """The path `arg` names when something is there (a file, folder, device or pipe), else None.
+
+    Never raises: a name no file system accepts (over 255 bytes, a NUL) is not a path, so a long
+    puzzle ID is read as an ID instead of failing with "File name too long".
+    """
+    if not arg or "\x00" in arg or len(os.fsencode(arg)) > 4096:
+        return None
+    return Path(arg) if os.path.lexists(arg) else None
+
+
+def read_capped(path: str | os.PathLike[str], limit: int = MAX_INPUT_BYTES) -> bytes:
+    """Read at most `limit` bytes of a file, device or pipe; FormatError beyond it or when unreadable.
+
+    The cap is on the bytes read, not on the size the file system reports (0 for /dev/zero or a pipe).
+    """
     p = Path(path)
     try:
         if p.is_dir():
             raise FormatError("is a folder, not a file", source=str(p))
         with p.open("rb") as fh:
-            raw = fh.read(MAX_INPUT_BYTES + 1)
+            raw = fh.read(limit + 1)
     except (OSError, ValueError) as err:
         raise FormatError(f"cannot read: {getattr(err, 'strerror', None) or err}", source=str(p)) from None
-    if len(raw) > MAX_INPUT_BYTES:
-        raise FormatError(f"file is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB", source=str(p))
-    return decode_text(raw, str(p))
+    if len(raw) > limit:
+        raise FormatError(f"file is larger than {limit / (1024 * 1024):g} MiB", source=str(p))
+    return raw
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """Read a UTF-8 text file (dropping a byte-order mark), raising FormatError when it is not one."""
+    return decode_text(read_capped(path), str(path))
 
 
 def decode_text(raw: bytes, source: str) -> str:
@@ -185,6 +207,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> Path:
     try:
         if target.is_dir():
             raise OutputError("is a folder, not a file", source=str(given))
+        check_not_special(given)
         target.parent.mkdir(parents=True, exist_ok=True)
         mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else None
         tmp = target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp"

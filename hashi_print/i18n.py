@@ -98,8 +98,8 @@ def plural_rule(found: gettext.NullTranslations) -> Callable[[int], int]:
 def plural_forms(lang: str, singular: str) -> list[str]:
     """A plural message's translations in the catalog's order of forms; [] when it is not translated."""
     found = translations(lang)
-    header = found.info().get("plural-forms", "nplurals=2")
-    count = int(re.search(r"nplurals\s*=\s*(\d+)", header).group(1))
+    declared = re.search(r"nplurals\s*=\s*(\d+)", found.info().get("plural-forms", ""))
+    count = int(declared.group(1)) if declared else 2
     rule = plural_rule(found)
     by_index: dict[int, str] = {}
     for n in _COUNTS:

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import stat
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import click
@@ -283,3 +287,174 @@ def test_installed_layouts_folder_is_never_a_write_target(tmp_path) -> None:
     result = run("design", "--out", str(tmp_path / "d"), "--write-layouts",
                  str(Path(click.__file__).parent / "hashi-layouts"))
     assert result.exit_code == 2 and "installed Python package" in result.output
+
+
+# --- round 3: outputs never replace what is not theirs, long IDs, devices, time and memory -------------
+
+LATTICE_ROWS = ["".join(("4" if 0 < r < 29 and 0 < c < 29 else "2") if r % 2 == 0 and c % 2 == 0 else "."
+                        for c in range(30)) for r in range(30)]
+
+
+def special_files(tmp_path: Path) -> list[Path]:
+    """A FIFO, and (as root, who can make one) a character device node like /dev/null."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    made = [fifo]
+    if os.geteuid() == 0:
+        node = tmp_path / "null"
+        os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+        made.append(node)
+    return made
+
+
+@pytest.mark.parametrize("command", [["sheet", "--side", "A", "--out"],
+                                     ["book", "--count", "1", "--size", "7x7", "--out"],
+                                     ["sheet", "--side", "A", "--format", "svg", "--out"]])
+def test_out_never_replaces_a_device_or_a_fifo(tmp_path, command) -> None:
+    for target in special_files(tmp_path):
+        kind = stat.S_IFMT(target.stat().st_mode)
+        link = tmp_path / f"link-{target.name}"
+        link.symlink_to(target)
+        for given in (target, link):
+            bad_input(run(*command, str(given)), str(given), "device, pipe or socket")
+        assert stat.S_IFMT(target.stat().st_mode) == kind and not stat.S_ISREG(kind)
+        assert link.is_symlink()
+
+
+def test_a_bank_on_a_device_is_refused_and_leaves_nothing_behind(tmp_path) -> None:
+    targets = [*special_files(tmp_path), Path("/dev/null")]
+    for target in targets:
+        bad_input(run("bank", "fill", "--db", str(target), "--count", "1", "--size", "5x5"), str(target))
+        for suffix in ("-journal", "-wal", "-shm"):
+            assert not Path(f"{target}{suffix}").exists()
+
+
+@pytest.fixture(scope="module")
+def long_id() -> str:
+    """The ID of a generated 30x30 puzzle: 366 characters, over any file system's 255 for a name."""
+    result = run("generate", "--width", "30", "--height", "30", "--difficulty", "easy", "--seed", "3")
+    found = result.output.splitlines()[0]
+    assert len(found) > 255
+    return found
+
+
+@pytest.mark.parametrize("command", [["solve"], ["grade"], ["hint"], ["solve", "--json"]])
+def test_ids_over_255_characters_are_read_as_ids(long_id, command) -> None:
+    result = run(*command, long_id)
+    assert result.exit_code == 0, result.output
+    assert "File name too long" not in result.output
+    if command == ["solve"]:
+        assert result.output.strip().endswith(")") and "unique" in result.output
+
+
+def test_devices_are_read_with_a_cap_not_by_their_size(tmp_path) -> None:
+    bad_input(run("solve", "/dev/zero"), "/dev/zero", "larger than 16 MiB")
+    bad_input(run("validate", "/dev/zero"), "/dev/zero", "larger than 16 MiB")
+    scanned = run("scan", "/dev/zero")
+    assert scanned.exit_code == 2
+    assert scanned.stderr.strip() == "hashi-print: /dev/zero: file is larger than 80 MiB"
+
+
+def pdf_with_image(side: int) -> bytes:
+    """A one-page PDF whose image is side x side grey pixels of zeros, compressed to a few hundred KB."""
+    import zlib
+
+    data = zlib.compress(b"\x00" * (side * side), 9)
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] "
+               b"/Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>",
+               b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray "
+               b"/BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n" % (side, side, len(data))
+               + data + b"\nendstream",
+               b"<< /Length 27 >>\nstream\nq 595 0 0 842 0 0 cm /Im0 Do Q\nendstream"]
+    out, offsets = b"%PDF-1.4\n", []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    table = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    return out + b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, table)
+
+
+def test_a_small_pdf_holding_a_huge_image_is_one_line(write) -> None:
+    bomb = write("bomb.pdf", pdf_with_image(20000))
+    assert os.path.getsize(bomb) < 2_000_000
+    result = run("scan", bomb)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.strip() == f"hashi-print: {bomb}: image is larger than 60 megapixels"
+
+
+def run_process(args: list[str], interrupt_after: float | None = None,
+                timeout: float = 60) -> subprocess.CompletedProcess:
+    """Run `hashi-print ARGS` as its own process, optionally sending it SIGINT (a Ctrl-C) after a while."""
+    proc = subprocess.Popen([sys.executable, "-m", "hashi_print.cli", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    if interrupt_after is not None:
+        time.sleep(interrupt_after)
+        proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=timeout)
+    return subprocess.CompletedProcess(args, proc.returncode, out, err)
+
+
+@pytest.fixture(scope="module")
+def lattice(tmp_path_factory) -> str:
+    """The 30x30 lattice of the issue: no solver proves it within minutes."""
+    path = tmp_path_factory.mktemp("lattice") / "lattice.txt"
+    path.write_text("\n".join(LATTICE_ROWS) + "\n")
+    return str(path)
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"], ["--backend", "glucose4"]])
+def test_solve_stops_at_its_time_limit_with_one_line(lattice, extra) -> None:
+    started = time.monotonic()
+    done = run_process(["solve", lattice, "--time-limit", "2", *extra])
+    assert done.returncode == 2 and time.monotonic() - started < 20
+    assert done.stderr.strip() == "hashi-print: stopped at the time limit of 2 s (--time-limit allows more)"
+    if extra == ["--json"]:
+        assert json.loads(done.stdout)["error"].startswith("stopped at the time limit")
+
+
+def test_a_long_solve_says_it_is_still_working(lattice) -> None:
+    script = ("import sys; import hashi_print.puzzle.solve as s; s.PROGRESS_EVERY = 1.0; "
+              "from hashi_print.cli import main; sys.argv = ['hashi-print', 'solve', sys.argv[1], "
+              "'--time-limit', '3.5']; main()")
+    done = subprocess.run([sys.executable, "-c", script, lattice], capture_output=True, text=True, timeout=60)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2
+    assert lines[:3] == [f"hashi-print: still solving after {n} s (the limit is 4 s; Ctrl-C stops now)"
+                         for n in (1, 2, 3)]
+    assert lines[-1].startswith("hashi-print: stopped at the time limit of 3.5 s")
+
+
+@pytest.mark.parametrize("args", [["solve", "{p}"], ["solve", "{p}", "--json"],
+                                  ["book", "--from", "{p}", "--out", "{tmp}/book.pdf"]])
+def test_ctrl_c_during_the_sat_search_is_exit_130_and_one_line(lattice, tmp_path, args) -> None:
+    done = run_process([a.format(p=lattice, tmp=tmp_path) for a in args], interrupt_after=2.5)
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.strip() == "hashi-print: interrupted"
+    assert not (tmp_path / "book.pdf").exists()
+
+
+def test_eager_mode_refuses_what_it_cannot_hold(write) -> None:
+    rows = ["".join(("4" if 0 < r < 59 and 0 < c < 59 else "2") if r % 2 == 0 and c % 2 == 0 else "."
+                    for c in range(60)) for r in range(60)]
+    bad_input(run("solve", "--mode", "eager", write("big.txt", "\n".join(rows))), "million clauses",
+              "--mode lazy")
+
+
+PLAYER_ESCAPE = "hashi-sheet 1\nside A\nplayer \x1b]0;PWNED\x07x\nnumbers Q4 P2 R2\nbridges Q=P Q=R\n" \
+                "circled Q P R\ncards 4 6\n"
+
+
+@pytest.mark.parametrize("command", [["validate"], ["score"], ["validate", "--json"], ["score", "--json"]])
+def test_terminal_escapes_in_a_player_name_are_never_printed_raw(write, command) -> None:
+    result = run(*command, write("sheet.txt", PLAYER_ESCAPE))
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "\\x1b]0;PWNED\\x07x" in result.output.replace("\\\\", "\\")
+
+
+def test_terminal_escapes_in_a_file_name_are_not_printed_raw(tmp_path) -> None:
+    result = run("solve", str(tmp_path / "a\x1b]0;PWNED\x07.txt"))
+    assert result.exit_code == 2 and "\x1b" not in result.stderr and "\\x1b" in result.stderr

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from hashi_print.errors import BankError, HashiError
-from hashi_print.files import write_atomic
+from hashi_print.files import check_not_special, write_atomic
 from hashi_print.puzzle.generate import GENERATOR_VERSION
 from hashi_print.puzzle.model import Grade, Puzzle, Solution
 
@@ -201,6 +201,8 @@ def open_bank(path: str | os.PathLike[str], *, create: bool = False,
         raise BankError("no puzzle bank here; make one with `hashi-print bank fill`", source=str(target))
     if target.is_dir():
         raise BankError("is a folder, not a puzzle bank", source=str(target))
+    # SQLite would write its journal beside a device (/dev/null-journal): only a regular file is a bank.
+    check_not_special(target, "a puzzle bank")
     try:
         conn = sqlite3.connect(target, timeout=timeout, isolation_level=None)
     except sqlite3.Error as err:

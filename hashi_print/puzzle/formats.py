@@ -8,7 +8,7 @@ from pathlib import Path
 
 from hashi_print.checks import MAX_GRID, MAX_LIST, json_int, json_key, json_list
 from hashi_print.errors import FormatError, HashiError
-from hashi_print.files import BOM, is_file, parse_json, read_text
+from hashi_print.files import BOM, existing_path, parse_json, read_text
 from hashi_print.puzzle.model import Puzzle, Solution
 
 JSON_FORMAT = "hashi-puzzle/1"
@@ -336,8 +336,8 @@ def looks_like_path(arg: str) -> bool:
 
 def read_puzzle(arg: str) -> Puzzle:
     """Read a puzzle from a command-line argument: a Bridges ID, a puzz.link URL or a file path."""
-    path = Path(arg)
-    if is_file(path) or path.is_dir():
+    path = existing_path(arg)
+    if path is not None:
         return parse_puzzle(read_text(path), str(path))
     if looks_like_path(arg):
         raise FormatError("no such file", source=arg)
@@ -405,7 +405,7 @@ def read_bridges(puzzle: Puzzle, arg: str) -> tuple[int, ...]:
     """Read drawn bridges from a command-line argument: the STATE itself or a file holding it."""
     body = arg.strip()
     if body and not body.startswith("[") and not _ITEM.match(re.split(r"[\s,;]+", body)[0]):
-        if is_file(Path(body)) or Path(body).is_dir():
+        if existing_path(body) is not None:
             return parse_bridges(puzzle, read_text(body), source=body)
         if looks_like_path(body):
             raise FormatError("no such file", source=body)

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import threading
 import time
-from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import partial
 
 import pysolvers
 from pysat.solvers import Solver
 
+from hashi_print.errors import HashiError
 from hashi_print.puzzle.model import Puzzle, Solution, Status
 from hashi_print.puzzle.sat import BACKENDS, MODES, blocking_clause, built_lanes, cut_clauses, decode, encode
 
@@ -74,20 +78,67 @@ def _check_options(mode: str, backend: str) -> None:
         raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
 
 
-# Per backend: the attribute of pysat's solver object that holds the native solver, and the C
-# function adding one clause to it.
-_NATIVE_ADD = {"cadical195": ("cadical", "cadical195_add_cl"), "glucose4": ("glucose", "glucose41_add_cl"),
-               "minisat22": ("minisat", "minisat22_add_cl")}
+class TimeLimitError(HashiError):
+    """A solve ran past its time limit (`--time-limit`) and was stopped."""
 
 
-def _add_clauses(solver: Solver, backend: str, clauses: Sequence[Sequence[int]]) -> None:
-    """Hand clauses to the native solver in one C-level loop; append_formula costs Python calls per clause."""
-    attr, name = _NATIVE_ADD[backend]
-    handle, add = getattr(solver.solver, attr, None), getattr(pysolvers, name, None)
-    if handle is None or add is None:
-        solver.append_formula(clauses)
+def _search(solver: Solver) -> bool:
+    """One SAT call; a Ctrl-C during it is a KeyboardInterrupt like anywhere else.
+
+    pysat catches SIGINT inside the native search and raises its own error instead (the solver is
+    unusable afterwards, and is dropped). tests/puzzle/test_solve_limits.py fails if pysat changes this.
+    """
+    try:
+        return bool(solver.solve())
+    except pysolvers.error as err:
+        if "keyboard interrupt" in str(err).lower():
+            raise KeyboardInterrupt from None
+        raise
+
+
+# Run beside a long solve, with only the standard library: write a progress line on stderr every
+# EVERY seconds and, at the time limit, send SIGINT to the solving process (the one signal pysat's
+# native search stops for; a thread cannot, as the search holds the GIL).
+_WATCHDOG = """
+import os, signal, sys, time
+parent, limit, every, note = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+start = time.monotonic()
+while os.getppid() == parent:
+    left = limit - (time.monotonic() - start)
+    if left <= 0:
+        os.kill(parent, signal.SIGINT)
+        break
+    time.sleep(min(every, left))
+    spent = time.monotonic() - start
+    if note and spent < limit:
+        sys.stderr.write(note.format(seconds=round(spent), limit=round(limit)) + "\\n")
+        sys.stderr.flush()
+"""
+PROGRESS_EVERY = 10.0
+
+
+@contextmanager
+def time_limit(seconds: float | None, note: str = "") -> Iterator[None]:
+    """Stop the block with TimeLimitError after `seconds`, writing `note` (with {seconds} and {limit})
+    on stderr every PROGRESS_EVERY seconds meanwhile; no limit outside the main thread or for None."""
+    if seconds is None or threading.current_thread() is not threading.main_thread():
+        yield
         return
-    deque(map(partial(add, handle), clauses), maxlen=0)
+    deadline = time.monotonic() + seconds
+    watchdog = subprocess.Popen([sys.executable, "-c", _WATCHDOG, str(os.getpid()), str(seconds),
+                                 str(PROGRESS_EVERY), note], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, start_new_session=True)
+    try:
+        try:
+            yield
+        finally:
+            watchdog.kill()
+            watchdog.wait()
+    except KeyboardInterrupt:
+        if time.monotonic() < deadline - 0.05:
+            raise
+        raise TimeLimitError(f"stopped at the time limit of {seconds:g} s (--time-limit allows more)") \
+            from None
 
 
 def solutions(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
@@ -105,13 +156,13 @@ def solutions(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
         return
     with Solver(name=backend) as solver:
         started = clock()
-        _add_clauses(solver, backend, enc.clauses)
+        solver.append_formula(enc.clauses)
         for known in exclude:
             solver.add_clause(blocking_clause(enc, known.lane_counts(geo)))
         stats.add += clock() - started
         while True:
             started = clock()
-            found = solver.solve()
+            found = _search(solver)
             model: list[int] = solver.get_model() if found else []
             searched = clock()
             stats.search += searched - started

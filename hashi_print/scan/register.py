@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from hashi_print.errors import FormatError
+from hashi_print.files import read_capped
 from hashi_print.sheets.markers import aruco_dictionary, describe_id
 from hashi_print.sheets.paper import PAPER
 
@@ -48,9 +49,10 @@ def load_image(path: str | Path) -> np.ndarray:
     p = Path(path)
     if p.is_dir():
         raise UnreadableImage("is a folder, not an image", source=str(p))
-    if p.stat().st_size > MAX_BYTES:
-        raise UnreadableImage(f"file is larger than {MAX_BYTES // 2**20} MB", source=str(p))
-    data = p.read_bytes()
+    try:
+        data = read_capped(p, MAX_BYTES)
+    except FormatError as err:
+        raise UnreadableImage(err.message, source=str(p)) from None
     pdf = data[:5] == b"%PDF-"
     picture = _pdf_picture(data, p) if pdf else _picture(data, p)
     width, height = picture.size
@@ -120,7 +122,7 @@ def _pdf_picture(data: bytes, p: Path):
     """The largest image on a PDF's first page (what a scanner writes), as a Pillow image."""
     from PIL import Image
     from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
+    from pypdf.errors import LimitReachedError, PdfReadError
 
     # pypdf logs what it repairs in a damaged file; the one line below says what matters.
     log = logging.getLogger("pypdf")
@@ -130,6 +132,8 @@ def _pdf_picture(data: bytes, p: Path):
         images = list(PdfReader(io.BytesIO(data)).pages[0].images)
         picture = max(images, key=lambda im: len(im.data)).image if images else None
     # A damaged file, or an image Pillow cannot open (pypdf hands a page's image streams to Pillow).
+    except LimitReachedError:
+        raise _too_large(p) from None
     except (
         PdfReadError,
         OSError,

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from hashi_print.checks import visible
 from hashi_print.errors import FormatError, HashiError
 from hashi_print.files import BOM, parse_json, read_text
 from hashi_print.game.board import BoardSide, builtin_side, load_side
@@ -270,7 +271,7 @@ def _parse_sheet_lines(entries: list[tuple[int, list[str]]], source: str, layout
 
 def _player(words: list[str], line: Line) -> str | None:
     """The player's name from the words after `player` (None when there are none)."""
-    name = " ".join(words)
+    name = visible(" ".join(words))
     if len(name) > MAX_NAME:
         raise FormatError(f"the player's name is longer than {MAX_NAME} characters", line=line)
     return name or None
@@ -456,7 +457,14 @@ def _json_record(obj: Mapping[str, object], source: str, side: BoardSide) -> Rec
 
 def _head_lines(header: str, side: BoardSide, player: str | None, side_text: str | None) -> list[str]:
     """The first lines of a sheet or record: the header, the side (or `side_text`) and the player."""
-    return [header, side_text or f"side {side.name}"] + ([f"player {player}"] if player else [])
+    name = written_name(player or "")
+    return [header, side_text or f"side {side.name}"] + ([f"player {name}"] if name else [])
+
+
+def written_name(name: str) -> str:
+    """A player's name as a sheet or record line holds it: on one line, and with a full-width ＃ for #,
+    which would start a comment (so "Ann #2" reads back as "Ann ＃2", not "Ann")."""
+    return visible(" ".join(name.split())).replace("#", "\uff03")
 
 
 def format_sheet(sheet: Sheet, side_text: str | None = None) -> str:
