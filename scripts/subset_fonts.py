@@ -31,6 +31,12 @@ FONTS = (
     # The monospace face of a book's index of puzzle IDs: printable ASCII is all an ID holds.
     (DEJAVU / "DejaVuSansMono.ttf", "hashi-mono.ttf", "HashiMono", "Regular"),
 )
+# The few characters of the menu bar that every page shows (the logo's 橋 and the language names), in faces
+# of their own, so a page in a Latin script never downloads a whole Korean or Japanese face.
+MENU = (
+    (IPAEX / "ipaexg.ttf", "hashi-menu-ja.ttf", "HashiMenu Ja", "Regular", "橋日本語"),
+    (NANUM / "NanumGothic.ttf", "hashi-menu-ko.ttf", "HashiMenu Ko", "Regular", "한국어"),
+)
 COMMON = [*range(0x20, 0x7F), *range(0xA0, 0x100), *range(0x2010, 0x2028), *range(0x2030, 0x203B),
           0x2212, 0x00D7]
 KANA = [*range(0x3000, 0x3040), *range(0x3041, 0x3097), *range(0x30A0, 0x3100), *range(0xFF01, 0xFF5F)]
@@ -67,13 +73,16 @@ def make_subset(source: Path, target: Path, family: str, style: str, unicodes: s
 
 
 def main() -> int:
-    """Write the three subsets and report their sizes."""
+    """Write the three subsets and the two menu faces and report their sizes."""
     wanted = catalog_characters() | set(COMMON)
     for source, name, family, style in FONTS:
         extra = set(KANA) if "Ja" in family else set()
         chars = set(range(0x20, 0x7F)) if "Mono" in family else wanted | extra
         make_subset(source, OUT / name, family, style, chars)
         print(f"{name}: {(OUT / name).stat().st_size // 1024} KiB")
+    for source, name, family, style, text in MENU:
+        make_subset(source, OUT / name, family, style, {ord(ch) for ch in text})
+        print(f"{name}: {(OUT / name).stat().st_size} bytes")
     return 0
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+import subprocess
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from hashi_print.checks import MAX_GRID, MAX_LIST, json_int, json_key, json_list
@@ -15,7 +17,13 @@ JSON_FORMAT = "hashi-puzzle/1"
 # One puzzle read from a file: its line, the puzzle, its solution if given, and the other JSON keys.
 PuzzleLine = tuple[int, Puzzle, Solution | None, dict[str, object]]
 _TATHAM = re.compile(r"^([0-9]+)x([0-9]+)((?:m[0-9]+)?L?)(?:[a-zA-Z][0-9]*)*:([0-9A-Za-z]*)$")
-_PUZZLINK = re.compile(r"^(?:https?://)?[^?]*\?hashi/([0-9]+)/([0-9]+)/([0-9a-z.+=%-]*)/?$")
+# pzprjs names the puzzle hashikake, writes hashi in its URLs and accepts bridges; _edit opens its editor.
+_PZPR_NAME = r"\?(?:hashi|hashikake|bridges)(?:_edit)?/"
+_PUZZLINK = re.compile(rf"^(?:https?://)?[^?]*{_PZPR_NAME}([0-9]+)/([0-9]+)/([0-9a-z.+=%-]*)/?$")
+# Tatham's random-seed IDs: parameters, '#', the seed of his own generator (7x7i30e10m2d0#123).
+_TATHAM_SEED = re.compile(r"^([0-9]+)x([0-9]+)((?:[a-zA-Z][0-9.]*)*)#([0-9A-Za-z]{1,40})$")
+_TATHAM_DIFFICULTY = ("easy", "medium", "hard")
+SGT_BRIDGES = Path("/usr/games/sgt-bridges")
 _DIGITS = re.compile(r"[0-9]{1,4}")
 _ISLAND_DIGITS = "123456789ABCDEFG"
 MAX_PUZZLES = 1000     # puzzles in one file (a book holds fewer)
@@ -97,6 +105,58 @@ def _water_runs(run: int, longest: int, first: str) -> str:
         parts.append(chr(ord(first) + step - 1))
         run -= step
     return "".join(parts)
+
+
+@dataclass(frozen=True)
+class TathamSeed:
+    """A random-seed ID of Tatham's Bridges: its parameters and the seed of his generator (not a puzzle:
+    the puzzle is whatever his program makes from the seed)."""
+
+    text: str
+    width: int
+    height: int
+    islands: int | None       # percent of the cells (i30)
+    expansion: int | None     # percent (e10)
+    max_bridges: int          # per lane (m2)
+    difficulty: str | None    # d0 easy, d1 medium, d2 hard
+    seed: str
+
+
+class TathamSeedError(FormatError):
+    """A Tatham random-seed ID where a puzzle was expected; `seed` holds what it names."""
+
+    def __init__(self, seed: TathamSeed, source: str | None = None):
+        super().__init__(f"{seed.text!r} is a random seed of Tatham's Bridges, not a puzzle: open it in "
+                         "his program and copy the descriptive ID (Game > Specific...)", source=source)
+        self.seed = seed
+
+
+def parse_tatham_seed(text: str, source: str = "ID") -> TathamSeed | None:
+    """Read a Tatham random-seed ID (`7x7i30e10m2d0#123`), or None when the text is not one."""
+    m = _TATHAM_SEED.match(text.strip())
+    if not m:
+        return None
+    width, height = _grid_size(m[1], m[2], source)
+    found = dict(re.findall(r"([a-zA-Z])([0-9.]*)", m[3]))
+    number = {k: int(float(v)) for k, v in found.items() if v and re.fullmatch(r"[0-9]+(?:\.[0-9]+)?", v)}
+    level = number.get("d")
+    return TathamSeed(text.strip(), width, height, number.get("i"), number.get("e"), number.get("m", 2),
+                      _TATHAM_DIFFICULTY[level] if level is not None and level < 3 else None, m[4])
+
+
+def tatham_descriptive_id(seed: TathamSeed, program: Path | None = None, timeout: float = 5.0) -> str | None:
+    """Ask Tatham's own program (Debian's sgt-puzzles) for the descriptive ID of a seed, or None when it
+    is not installed or gives no answer."""
+    program = program or SGT_BRIDGES
+    if not program.exists():
+        return None
+    try:
+        done = subprocess.run([str(program), "--generate", "1", seed.text], capture_output=True, text=True,
+                              timeout=timeout, check=False, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    lines = done.stdout.split()
+    return lines[0] if done.returncode == 0 and len(lines) == 1 and _TATHAM.match(lines[0]) else None
 
 
 # --- puzz.link URLs -----------------------------------------------------------------------------
@@ -317,8 +377,11 @@ def parse_puzzle(text: str, source: str = "puzzle") -> Puzzle:
                           source=source)
     if stripped.startswith("{"):
         return puzzle_from_json(parse_json(stripped, source), source)[0]
-    if "?hashi/" in stripped:
+    if re.search(_PZPR_NAME, stripped):
         return parse_puzzlink(stripped, source)
+    seed = parse_tatham_seed(stripped, source)
+    if seed is not None:
+        raise TathamSeedError(seed, source)
     if re.match(r"^\d+x\d+[^:\s]*:", stripped):
         return parse_tatham_id(stripped, source)
     first = stripped.splitlines()[0].split()
@@ -329,7 +392,7 @@ def parse_puzzle(text: str, source: str = "puzzle") -> Puzzle:
 
 def looks_like_path(arg: str) -> bool:
     """Tell whether a command-line argument names a file rather than holding a puzzle."""
-    if "?hashi/" in arg or re.match(r"^\d+x\d+[^:\s]*:", arg.strip()):
+    if re.search(_PZPR_NAME, arg) or re.match(r"^\d+x\d+[^:\s#]*[:#]", arg.strip()):
         return False
     return "/" in arg or "\\" in arg or Path(arg).suffix.lower() in (".txt", ".json", ".has", ".jsonl")
 

@@ -53,25 +53,10 @@ def progress(puzzle: Puzzle, counts: Sequence[int], solution: Solution | None) -
 
 def closed_groups(puzzle: Puzzle, counts: Sequence[int], touching: Sequence[int]) -> list[int]:
     """Islands of a finished group cut off from the rest: all complete, joined, and not every island."""
-    geo = puzzle.geometry
-    group = list(range(len(puzzle.islands)))
-
-    def root(i: int) -> int:
-        while group[i] != i:
-            group[i] = group[group[i]]
-            i = group[i]
-        return i
-
-    for lane, n in zip(geo.lanes, counts, strict=True):
-        if n:
-            group[root(lane.a)] = root(lane.b)
-    members: dict[int, list[int]] = {}
-    for i in range(len(puzzle.islands)):
-        members.setdefault(root(i), []).append(i)
-    if len(members) == 1:
+    groups = puzzle.geometry.components(k for k, n in enumerate(counts) if n)
+    if len(groups) == 1:
         return []
-    return sorted(i for found in members.values() if all(touching[j] == puzzle.clues[j] for j in found)
-                  for i in found)
+    return sorted(i for found in groups if all(touching[j] == puzzle.clues[j] for j in found) for i in found)
 
 
 def starved_islands(puzzle: Puzzle, counts: Sequence[int], touching: Sequence[int]) -> list[int]:

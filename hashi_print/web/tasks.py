@@ -17,8 +17,16 @@ from hashi_print.game.rules import Move, apply, new_game
 from hashi_print.game.scoring import load_scoring, rating, rating_bands_of, score_sheet
 from hashi_print.game.simulate import deal
 from hashi_print.i18n import _, language
+from hashi_print.particles import korean_particles
 from hashi_print.puzzle.deduce import check_state, hint, island_names, lane_name
-from hashi_print.puzzle.formats import column_letters, format_tatham_id, parse_bridges, parse_puzzle
+from hashi_print.puzzle.formats import (
+    column_letters,
+    format_tatham_id,
+    parse_bridges,
+    parse_puzzle,
+    parse_tatham_seed,
+    tatham_descriptive_id,
+)
 from hashi_print.puzzle.generate import generate
 from hashi_print.puzzle.model import Puzzle, Solution
 from hashi_print.puzzle.progress import progress
@@ -74,9 +82,26 @@ def _drawn(puzzle: Puzzle, bridges: str) -> tuple[int, ...]:
     return counts
 
 
-def puzzle_view(text: str) -> dict:
+def _descriptive(text: str) -> str:
+    """The text itself, or for a Tatham random-seed ID the descriptive ID his installed program makes of
+    it; without the program, one sentence (in the current language) on how to get that ID."""
+    seed = parse_tatham_seed(text)
+    if seed is None:
+        return text
+    if seed.width > MAX_SIDE or seed.height > MAX_SIDE:
+        raise PuzzleError(f"puzzles here are at most {MAX_SIDE}x{MAX_SIDE}")
+    found = tatham_descriptive_id(seed)
+    if found is None:
+        raise PuzzleError(_("{id} is a random seed of Simon Tatham's Bridges, which only his program turns "
+                            "into a puzzle: open it there with Game > Specific..., then paste the "
+                            "descriptive ID shown (like 7x7m2:3a2a...).").format(id=seed.text))
+    return found
+
+
+def puzzle_view(text: str, lang: str = "en") -> dict:
     """The puzzle as the board draws it: islands with names, lanes with their cells, crossings."""
-    puzzle = read_web_puzzle(text)
+    with language(lang):
+        puzzle = read_web_puzzle(_descriptive(text))
     geo = puzzle.geometry
     names = island_names(puzzle)
     return {
@@ -118,12 +143,25 @@ def solve_task(text: str, mode: str, backend: str, card: str) -> dict:
     }
 
 
-def hint_task(text: str, bridges: str, lang: str = "en") -> dict | None:
+def hint_task(text: str, bridges: str, lang: str = "en") -> object:
     """The `hint --json` object for the bridges drawn so far, its sentences in `lang`, or None when
     nothing is left to deduce."""
     puzzle = read_web_puzzle(text)
     with language(lang):
-        return hint(puzzle, _drawn(puzzle, bridges)).to_json()
+        return worded(hint(puzzle, _drawn(puzzle, bridges)).to_json(), lang)
+
+
+def worded(obj: object, lang: str) -> object:
+    """Sentences made for `lang`, finished: in Korean each paired particle takes the form its word needs."""
+    if lang != "ko":
+        return obj
+    if isinstance(obj, str):
+        return korean_particles(obj)
+    if isinstance(obj, list):
+        return [worded(x, lang) for x in obj]
+    if isinstance(obj, dict):
+        return {k: worded(v, lang) for k, v in obj.items()}
+    return obj
 
 
 @lru_cache(maxsize=256)
@@ -239,11 +277,11 @@ def _move(side: BoardSide, number: str | None, bridges: list[str], turn: int) ->
 
 
 def play_task(side_name: str, level: str, seed: int, setup: str | None, turns: list[dict],
-              player: str | None = None, lang: str = "en") -> dict:
+              player: str | None = None, lang: str = "en") -> object:
     """Replay a solo game with the rules engine; refuse the last turn with the reason (in `lang`) if it
     breaks a rule."""
     with language(lang):
-        return _play(side_name, level, seed, setup, turns, player)
+        return worded(_play(side_name, level, seed, setup, turns, player), lang)
 
 
 def _play(side_name: str, level: str, seed: int, setup: str | None, turns: list[dict],

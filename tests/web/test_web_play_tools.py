@@ -325,3 +325,69 @@ def test_the_cursor_shows_only_after_a_key_and_arrows_follow_the_row(screen, ser
     page.keyboard.press("Space")
     page.keyboard.press("ArrowUp")
     assert page.locator("#announce").text_content() == "J1-J3: 1 bridge."
+
+
+# --- phones: big boards zoom and pan --------------------------------------------------------------
+
+BIG = ("20x20m2:a4e5a5e4b4k3b1e22h2b2d4e4c8b5e3a2r6a4h3a5c2a2c4b2i4a2c2a6c2b2e2a4e4d6b3b6a4a4a4a2a4b3i4e2f4a2"
+       "g44b5b1c2b4y4a2g3e5u5a3a6a7c5g4i3d6e4c2k4a4b6a2a2c3c2j4b6f6a6b4c2")
+
+
+def cell_px(page, cols: int) -> float:
+    """The width of one cell on screen."""
+    box = page.locator("#board").bounding_box()
+    return box["width"] / (cols + 0.6)   # 0.6: the row numbers' margin, in cells
+
+
+def pinch(page, start: float, end: float, steps: int = 6) -> None:
+    """Two fingers on the board moving from `start` to `end` pixels apart, across its middle."""
+    box = page.locator(".boardwrap").bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + min(box["height"], 300) / 2
+    cdp = page.context.new_cdp_session(page)
+
+    def points(d):
+        return [{"x": cx - d / 2, "y": cy, "id": 1}, {"x": cx + d / 2, "y": cy, "id": 2}]
+
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points(start)})
+    for n in range(1, steps + 1):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove",
+                                              "touchPoints": points(start + (end - start) * n / steps)})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_a_big_board_on_a_phone_zooms_to_44_pixel_cells_pans_and_still_plays(browser, server):  # noqa: F811
+    ctx = browser.new_context(**SCREENS["phone"])
+    page = ctx.new_page()
+    play = fresh_play(page, server, BIG)
+    assert cell_px(page, 20) < 44, "unzoomed, a 20x20 fits the screen"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    pinch(page, 60, 200)
+    page.wait_for_selector(".boardwrap.zoomed")
+    assert cell_px(page, 20) >= 44
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, "the page itself does not widen"
+    wrap = page.locator(".boardwrap")
+    assert wrap.evaluate("w => w.scrollWidth > w.clientWidth")
+    # two fingers moving together pan the board
+    before = wrap.evaluate("w => w.scrollLeft")
+    box = wrap.bounding_box()
+    cdp = ctx.new_cdp_session(page)
+    y = box["y"] + 100
+    moves = [("touchMove", -12 * n) for n in range(1, 11)]
+    for kind, dx in (("touchStart", 0), *moves, ("touchEnd", None)):
+        pts = [] if dx is None else [{"x": 150 + dx, "y": y, "id": 1}, {"x": 250 + dx, "y": y, "id": 2}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": pts})
+    assert wrap.evaluate("w => w.scrollLeft") > before
+    # a tap on a lane in view still builds a bridge
+    wrap.evaluate("w => { w.scrollLeft = 0; w.scrollTop = 0; }")
+    k = next(k for k, ln in enumerate(play.geo.lanes) if ln.cells and not play.geo.crossings[k]
+             and play.geo.positions[ln.b][0] < 12 and play.geo.positions[ln.b][1] < 7)
+    page.touchscreen.tap(*play.water_xy(k))
+    assert play.counts()[k] == 1
+    pinch(page, 200, 60)
+    page.wait_for_selector(".boardwrap:not(.zoomed)")
+    ctx.close()
+
+
+def test_small_boards_offer_no_zoom(screen, server):  # noqa: F811
+    fresh_play(screen, server, PUZZLE)
+    assert screen.locator("#zoom").is_hidden()

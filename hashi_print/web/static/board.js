@@ -206,7 +206,7 @@ export class Board {
 
 // A game sheet drawn as on paper: each island's label, its flag on the circle's upper right and a ring when
 // circled. marks: {text(i), circled: Set of labels, pending: labels outlined, lanes: lane names drawn
-// this turn, flagNames: {red, blue}}.
+// this turn, flagNames: {red, blue}, cursor and selected: the keyboard's island (optional)}.
 export const FLAG_H = 9;   // a flag's cloth height in board units; the letter's size in style.css fits it
 
 export function drawSheet(board, counts, marks) {
@@ -217,6 +217,8 @@ export function drawSheet(board, counts, marks) {
     islandClass: (i) => [marks.circled.has(islands[i].label) ? "circled" : "",
       islands[i].flag ? `flag-${islands[i].flag}` : "", marks.pending.includes(islands[i].label) ? "pending" : ""].join(" "),
     laneClass: (k) => (marks.lanes.includes(board.view.lanes[k].name) ? "pending" : ""),
+    cursor: marks.cursor,
+    selected: marks.selected,
     extra: (i, g, cx, cy) => {
       const isl = islands[i];
       const label = el("text", {x: cx - UNIT * 0.42, y: cy - UNIT * 0.3, class: "label"}, g);

@@ -1,7 +1,7 @@
 // The solo roll-and-write game: the server deals, referees every turn and scores; this page draws.
 import {post, setStatus} from "./api.js";
-import {Board, drawFlag, drawSheet, el, FLAG_H} from "./board.js";
-import {T} from "./strings.js";
+import {announce, Board, drawFlag, drawSheet, el, FLAG_H} from "./board.js";
+import {T, word} from "./strings.js";
 
 const STORE = "hashi-solo";
 const svg = document.getElementById("sheet");
@@ -10,6 +10,8 @@ let board = null;
 let state = null;      // the server's answer for the turns played so far
 let pending = {number: null, bridges: []};
 let setupIsland = null;
+let cursor = -1;       // the keyboard cursor's island, shown only once a key was used
+let picked = -1;       // an island picked with Space: the next arrow draws a bridge that way
 
 const labelOf = (i) => game.info.layout.islands[i].label;
 
@@ -37,6 +39,8 @@ function draw() {
     pending: [pending.number, setupIsland].filter(Boolean),
     lanes: pending.bridges,
     flagNames: T.flagNames,
+    cursor,
+    selected: picked,
   });
 }
 
@@ -76,11 +80,7 @@ function showCard() {
   if (!state) return;
   const turn = document.createElement("p");
   turn.className = "turn";
-  if (!state.card) {
-    turn.textContent = T.gameOver;
-    box.append(turn);
-    return;
-  }
+  if (!state.card) return;   // the status line says the game is over, once
   turn.textContent = T.turnOf(state.turn + 1, game.info.turns);
   const numeral = document.createElement("p");
   numeral.className = "numeral";
@@ -101,9 +101,15 @@ function render() {
   document.getElementById("setup-buttons").hidden = phase !== "setup";
   document.getElementById("turn-buttons").hidden = phase !== "turn";
   document.getElementById("final").hidden = phase !== "over";
+  document.getElementById("game-seed").textContent = T.gameSeed(game.side, word(game.level), game.seed);
+  document.getElementById("start-summary").textContent = T.gameSummary(game.side, word(game.level), game.seed);
   if (phase === "over") {
     document.getElementById("final-score").textContent = T.finalScore(state.score);
-    document.getElementById("final-rating").textContent = state.rating ? T.rating(state.rating) : "";
+    const rating = document.getElementById("final-rating");
+    rating.textContent = state.rating ? T.rating(state.rating) : "";
+    // the bands go from the highest rating down: only the upper half is styled as a success
+    const band = game.info.ratings.findIndex(([, name]) => name === state.rating);
+    rating.className = `rating ${band >= 0 && band < game.info.ratings.length / 2 ? "good" : "plain"}`;
     document.getElementById("record").value = state.record;
   }
   showCard();
@@ -131,6 +137,9 @@ async function begin(saved) {
       else { game.turns = []; state = await replay([]); }
     }
     document.getElementById("table").hidden = false;
+    document.getElementById("start-box").open = false;   // the form folds away while playing
+    document.getElementById("table").scrollIntoView({block: "start"});
+    document.querySelector("#start [name=seed]").value = String(game.seed);
     save();
     setStatus(state ? T.turnHelp : T.setupPick);
     render();
@@ -196,6 +205,76 @@ svg.addEventListener("pointerup", (e) => {
   draw();
 });
 
+// --- keyboard: arrows move between islands, Enter writes (or chooses the setup island), Space picks an
+// island and an arrow then draws a bridge that way (Shift+arrow takes one back), P plays the turn ---
+const ARROWS = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
+
+function sayIsland(i) {
+  const label = labelOf(i);
+  const numerals = state ? state.numerals : {};
+  const flag = game.info.layout.islands[i].flag;
+  announce([label, flag ? T.flagNames[flag] : "", label in numerals ? String(numerals[label]) : T.noNumeral]
+    .filter(Boolean).join(", "));
+}
+
+function pressIsland(i) {
+  const label = labelOf(i);
+  if (!state) { setupIsland = label; setStatus(T.setupChosen(label)); return; }
+  if (state.card && !(label in state.numerals)) {
+    pending.number = pending.number === label ? null : label;
+    showPending();
+    announce(document.getElementById("pending").textContent);
+  }
+}
+
+function toggleLane(k, remove) {
+  const name = game.info.layout.lanes[k].name;
+  const at = pending.bridges.lastIndexOf(name);
+  if (remove) { if (at >= 0) pending.bridges.splice(at, 1); } else pending.bridges.push(name);
+  showPending();
+  announce(document.getElementById("pending").textContent);
+}
+
+svg.addEventListener("keydown", (e) => {
+  if (!board || !game || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (cursor < 0 && (e.key in ARROWS || e.key === " " || e.key === "Enter")) {
+    e.preventDefault();
+    cursor = 0;
+    sayIsland(cursor);
+    draw();
+    return;
+  }
+  if (e.key in ARROWS) {
+    e.preventDefault();
+    const [dr, dc] = ARROWS[e.key];
+    if (picked >= 0) {
+      const k = board.laneToward(picked, dr, dc);
+      picked = -1;
+      if (k < 0) setStatus(T.noLane, "error");
+      else if (state && state.card) toggleLane(k, e.shiftKey);
+    } else {
+      const next = board.islandToward(cursor, dr, dc);
+      if (next >= 0) cursor = next;
+      sayIsland(cursor);
+    }
+  } else if (e.key === "Enter") {
+    e.preventDefault();
+    pressIsland(cursor);
+  } else if (e.key === " ") {
+    e.preventDefault();
+    picked = picked === cursor ? -1 : cursor;
+    announce(picked >= 0 ? T.sayPicked(labelOf(cursor)) : T.sayLetGo);
+  } else if (e.key === "Escape") {
+    picked = -1;
+  } else if ((e.key === "p" || e.key === "P") && state && state.card) {
+    e.preventDefault();
+    playTurn();
+    return;
+  } else return;
+  draw();
+});
+svg.addEventListener("pointerdown", () => { cursor = -1; picked = -1; });
+
 document.getElementById("setup-3").addEventListener("click", () => writeSetup(3));
 document.getElementById("setup-4").addEventListener("click", () => writeSetup(4));
 document.getElementById("play-turn").addEventListener("click", playTurn);
@@ -214,11 +293,31 @@ document.getElementById("download").addEventListener("click", () => {
   a.remove();
 });
 
-document.getElementById("start").addEventListener("submit", (e) => {
-  e.preventDefault();
-  const form = new FormData(e.target);
+function startNew() {
+  document.getElementById("new-confirm").hidden = true;
+  const form = new FormData(document.getElementById("start"));
   begin({side: form.get("side"), level: form.get("level"), player: form.get("player") || null,
     seed: form.get("seed") === "" ? null : Number(form.get("seed")), setup: null, turns: []});
+}
+
+// A game in progress is never thrown away without asking.
+document.getElementById("start").addEventListener("submit", (e) => {
+  e.preventDefault();
+  if (game && game.setup && state && state.card) {
+    document.getElementById("new-question").textContent = T.newGameAsk(state.turn + 1, game.seed);
+    document.getElementById("new-confirm").hidden = false;
+    document.getElementById("new-yes").focus();
+    return;
+  }
+  startNew();
+});
+document.getElementById("new-yes").addEventListener("click", startNew);
+document.getElementById("new-no").addEventListener("click", () => {
+  document.getElementById("new-confirm").hidden = true;
+  document.getElementById("start-box").open = false;
+});
+document.getElementById("start").addEventListener("input", (e) => {
+  if (e.target.name === "seed" && game) document.getElementById("new-confirm").hidden = true;
 });
 
 const saved = JSON.parse(localStorage.getItem(STORE) || "null");

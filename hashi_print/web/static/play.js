@@ -313,11 +313,15 @@ document.addEventListener("visibilitychange", () => { if (view) save(); });
 // --- pointer: click water, drag from an island, click two islands; right button, Shift or a long press
 // takes a bridge away or marks an empty lane "no bridge"; Alt+click or a long press on an island locks it ---
 let press = null;
+const fingers = new Map();   // touch pointers down on the board: two make a pinch or a pan
+let gesture = null;
 
 svg.addEventListener("contextmenu", (e) => e.preventDefault());
 svg.addEventListener("pointerdown", (e) => {
   if (!board) return;
-  if (press && press.id !== e.pointerId) { press = null; return; }   // a second finger: a pinch
+  if (e.pointerType === "touch") fingers.set(e.pointerId, {x: e.clientX, y: e.clientY});
+  if (fingers.size === 2) { startGesture(); press = null; return; }
+  if (press && press.id !== e.pointerId) { press = null; return; }
   e.preventDefault();
   keyboard = false;
   const p = board.point(e);
@@ -326,6 +330,17 @@ svg.addEventListener("pointerdown", (e) => {
   svg.focus({preventScroll: true});
   svg.setPointerCapture(e.pointerId);
 });
+svg.addEventListener("pointermove", (e) => {
+  if (!fingers.has(e.pointerId)) return;
+  fingers.set(e.pointerId, {x: e.clientX, y: e.clientY});
+  if (gesture && fingers.size === 2) moveGesture();
+});
+const lift = (e) => {
+  fingers.delete(e.pointerId);
+  if (fingers.size < 2) gesture = null;
+};
+svg.addEventListener("pointerup", lift);
+svg.addEventListener("pointercancel", lift);
 svg.addEventListener("pointerup", (e) => {
   if (!press || e.pointerId !== press.id) return;
   const start = press;
@@ -360,6 +375,38 @@ svg.addEventListener("pointerup", (e) => {
   }
 });
 svg.addEventListener("pointercancel", () => { press = null; });
+
+// --- big boards on a phone: Zoom (a button or a pinch) gives every cell 44 px; two fingers pan ---
+const ZOOM_CELL = 44;
+const wrap = svg.closest(".boardwrap");
+
+function twoFingers() {
+  const [a, b] = [...fingers.values()];
+  return {d: Math.hypot(a.x - b.x, a.y - b.y), x: (a.x + b.x) / 2, y: (a.y + b.y) / 2};
+}
+
+function startGesture() {
+  gesture = {...twoFingers(), left: wrap.scrollLeft, top: wrap.scrollTop};
+}
+
+function moveGesture() {
+  const now = twoFingers();
+  if (now.d > gesture.d * 1.25 && !zoomed()) { zoom(true); startGesture(); return; }
+  if (now.d < gesture.d * 0.8 && zoomed()) { zoom(false); startGesture(); return; }
+  wrap.scrollLeft = gesture.left - (now.x - gesture.x);
+  wrap.scrollTop = gesture.top - (now.y - gesture.y);
+}
+
+const zoomed = () => wrap.classList.contains("zoomed");
+
+function zoom(on) {
+  wrap.classList.toggle("zoomed", on);
+  const units = (board.view.cols * UNIT + board.margin) / UNIT;
+  svg.style.width = on ? `${Math.ceil(units * ZOOM_CELL)}px` : "";
+  document.getElementById("zoom").setAttribute("aria-pressed", String(on));
+}
+
+document.getElementById("zoom").addEventListener("click", () => zoom(!zoomed()));
 
 // --- keyboard: Ctrl+Z/Y, H, C, L, X, arrows + Space/Enter like Tatham's Bridges ---
 const ARROWS = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
@@ -472,6 +519,7 @@ async function start() {
     revealed = Boolean(stored.revealed);
   }
   document.getElementById("puzzle-id").textContent = view.id;
+  document.getElementById("zoom").hidden = Math.max(view.cols, view.rows) < 15;
   showTime();
   setStatus(T.playing(view.islands.length));
   save();
