@@ -150,7 +150,7 @@ def test_japanese_and_korean_text_is_drawn_in_the_packaged_faces(browser, server
 
 CJK = re.compile("[\u1100-\u11ff\u3000-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
                  "\uff00-\uffef]")
-PACKAGED = ("HashiJa Gothic", "HashiKo Gothic")
+PACKAGED = ("HashiJa Gothic", "HashiKo Gothic", "HashiMenu Ja", "HashiMenu Ko")
 DRAWN = "header a, h1, h2, label, button, p"
 
 
