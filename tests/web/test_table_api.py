@@ -349,3 +349,66 @@ def test_a_photo_whose_reading_is_in_doubt_is_settled_by_the_players_taps(client
     # the photo and its overlay are not kept once the table is scored
     me = client.get(f"{api}/me", headers=bearer(pia)).json()
     assert me["reading"]["overlay"] is None
+
+
+@pytest.mark.parametrize(("lang", "words"), [("de", "Tisch anlegen"), ("fr", "Créer la table"),
+                                             ("it", "Crea il tavolo"), ("ja", "テーブルを作る"),
+                                             ("ko", "테이블 만들기")])
+def test_the_table_pages_speak_every_language(client, lang, words):
+    code, _host = new_table(client)
+    assert words in client.get(f"/table/new?lang={lang}").text
+    for path in (f"/table/{code}", f"/table/{code}/host"):
+        page = client.get(f"{path}?lang={lang}").text
+        english = "Scoreboard" if lang != "en" else ""
+        assert english not in page and f'lang="{lang}"' in page
+
+
+def test_serve_on_the_network_announces_the_join_address_with_a_warning(tmp_path):
+    from hashi_print.web.tables import table_config
+
+    said = []
+    config = table_config("192.168.1.20", 8000, str(tmp_path / "t.sqlite"), said.append)
+    assert config.public_url == "http://192.168.1.20:8000"
+    assert said[0].startswith("game night: players join at http://192.168.1.20:8000/table/CODE")
+    assert said[1].startswith("warning: every device on this network") and "unencrypted" in said[1]
+    said.clear()
+    assert table_config("127.0.0.1", 8000, str(tmp_path / "t.sqlite"), said.append).public_url is None
+    assert said == []
+    with TestClient(create_app(Settings(workers=1, tables=config))) as c:
+        assert c.post("/api/tables", json={"side": "A"}).json()["join_url"].startswith(
+            "http://192.168.1.20:8000/table/")
+
+
+def test_serve_refuses_a_table_store_it_cannot_open(tmp_path):
+    from click.testing import CliRunner
+
+    from hashi_print.cli import cli
+
+    bad = tmp_path / "not-a-database.sqlite"
+    bad.write_bytes(b"this is no SQLite file " * 100)
+    result = CliRunner().invoke(cli, ["serve", "--db", str(bad), "--port", "1"])
+    assert result.exit_code == 2
+    assert "table store" in result.output and "Traceback" not in result.output
+
+
+def test_a_table_that_keeps_photos_keeps_them_after_scoring(client, db):
+    made = client.post("/api/tables", json={"side": "A", "seed": 3, "keep_photos": True}).json()
+    code, host = made["code"], made["host_token"]
+    (pia,) = seated(client, code, [("Pia", "paper")])
+    api = f"/api/tables/{code}"
+    client.post(f"{api}/setup", json={"island": "C", "numeral": 4}, headers=bearer(pia))
+    for _ in CARDS:
+        client.post(f"{api}/reveal", headers=bearer(host))
+    from hashi_print.game.scoring import load_scoring
+    from tests.photos import Camera, filled_sheet, game_marks, photograph
+
+    deck, scoring = load_deck(), load_scoring()
+    rng = random.Random(2)
+    picture = photograph(filled_sheet(game_marks(SIDE, deck, scoring, 2), deck, scoring, "a4", rng, "black"),
+                         Camera(megapixels=2.0, tilt=0.1), rng)
+    read = client.post(f"{api}/sheet", files={"photo": ("p.jpg", picture, "image/jpeg")}, headers=bearer(pia))
+    assert read.status_code == 200 and read.json()["done"], read.text
+    assert client.get(api).json()["scoreboard"] is not None
+    with sqlite3.connect(db) as conn:
+        kept = conn.execute("SELECT photo, overlay FROM seats WHERE code = ?", (code,)).fetchone()
+    assert kept[0] == picture and kept[1][:8] == b"\x89PNG\r\n\x1a\n"

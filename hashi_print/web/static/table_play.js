@@ -167,8 +167,9 @@ function render() {
   $("code").textContent = view.code;
   $("join").hidden = true;
   $("seat").hidden = false;
-  $("who").textContent = _("{player}, seat {seat}, playing on {mode}", {player: me.name, seat: me.seat + 1,
-    mode: me.mode === "phone" ? _("a phone") : _("paper")});
+  $("who").textContent = me.mode === "phone" ?
+    _("{player}, seat {seat}, playing on a phone", {player: me.name, seat: me.seat + 1}) :
+    _("{player}, seat {seat}, playing on paper", {player: me.name, seat: me.seat + 1});
   showSetup();
   showReceived();
   showCard();
