@@ -14,6 +14,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from functools import cache, partial
 from importlib import resources
+from types import FrameType
+from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
@@ -22,6 +24,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import Message, Receive, Scope, Send
 
 from hashi_print.errors import HashiError
 from hashi_print.game.scoring import SoloLevel, load_scoring
@@ -41,6 +44,10 @@ from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES, MODES
 from hashi_print.web import tables, tasks
 from hashi_print.web.pool import Busy, WorkPool
 
+if TYPE_CHECKING:
+    import uvicorn
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
 log = logging.getLogger(__name__)
 
 MAX_BODY = 64 * 1024
@@ -51,7 +58,8 @@ MAX_SEED = 2**48
 MAX_CONNECTIONS = 600
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-PAGES = {
+# path -> (template, title: a message, or a (context, message) pair)
+PAGES: dict[str, tuple[str, str | tuple[str, str]]] = {
     "/": ("home.html", "Hashi"),
     "/play": ("play.html", N_("Play a puzzle")),
     "/new": ("new.html", N_("New puzzle")),
@@ -160,7 +168,7 @@ def embedded_json(obj: object) -> str:
 
 # --- reading requests ------------------------------------------------------------------------
 
-async def read_json(request: Request, seconds: float = 10.0) -> dict:
+async def read_json(request: Request, seconds: float = 10.0) -> dict[str, Any]:
     """Read a JSON object body of at most MAX_BODY bytes, sent within `seconds`."""
     kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
     if kind != "application/json":
@@ -186,7 +194,7 @@ async def read_json(request: Request, seconds: float = 10.0) -> dict:
     return obj
 
 
-def text_field(body: dict, key: str, default: str | None = None, limit: int = MAX_TEXT) -> str:
+def text_field(body: dict[str, Any], key: str, default: str | None = None, limit: int = MAX_TEXT) -> str:
     """A string field of the body, at most `limit` characters."""
     value = default if body.get(key) is None else body[key]
     if not isinstance(value, str):
@@ -196,7 +204,7 @@ def text_field(body: dict, key: str, default: str | None = None, limit: int = MA
     return value
 
 
-def int_field(body: dict, key: str, low: int, high: int, default: int | None = None) -> int:
+def int_field(body: dict[str, Any], key: str, low: int, high: int, default: int | None = None) -> int:
     """An integer field of the body between low and high."""
     value = body.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool):
@@ -206,7 +214,7 @@ def int_field(body: dict, key: str, low: int, high: int, default: int | None = N
     return value
 
 
-def choice_field(body: dict, key: str, choices: tuple[str, ...], default: str) -> str:
+def choice_field(body: dict[str, Any], key: str, choices: tuple[str, ...], default: str) -> str:
     """A field that must be one of `choices` (any case)."""
     value = text_field(body, key, default, 40).lower()
     if value not in choices:
@@ -214,14 +222,14 @@ def choice_field(body: dict, key: str, choices: tuple[str, ...], default: str) -
     return value
 
 
-def seed_field(body: dict) -> int:
+def seed_field(body: dict[str, Any]) -> int:
     """The seed given, or a fresh random one."""
     if body.get("seed") is None:
         return random.SystemRandom().randrange(MAX_SEED)
     return int_field(body, "seed", 0, MAX_SEED)
 
 
-def turns_field(body: dict) -> list[dict]:
+def turns_field(body: dict[str, Any]) -> list[dict[str, Any]]:
     """The turns of a solo game: each {"number": "D5" | null, "bridges": ["D-G", ...]}."""
     turns = body.get("turns", [])
     if not isinstance(turns, list) or len(turns) > 17:
@@ -287,7 +295,8 @@ class Site:
         env = Environment(loader=PackageLoader("hashi_print.web", "templates"),
                           autoescape=select_autoescape(), extensions=["jinja2.ext.i18n"])
         # The same catalogs as the printed products; they translate in the language of the request.
-        env.install_gettext_callables(_, ngettext, newstyle=True, pgettext=pgettext)
+        env.install_gettext_callables(  # type: ignore[attr-defined]  # added by jinja2.ext.i18n
+            _, ngettext, newstyle=True, pgettext=pgettext)
         plain, plural = script_messages([body.decode() for body, kind in static.values()
                                          if "javascript" in kind])
         return cls(env, static, _font_files(), plain | designed_words(), plural)
@@ -301,12 +310,14 @@ def _messages(site: Site, lang: str) -> str:
 
 def _site(request: Request) -> Site:
     """The app's Site."""
-    return request.app.state.site
+    site: Site = request.app.state.site
+    return site
 
 
 def _pool(request: Request) -> WorkPool:
     """The app's worker pool."""
-    return request.app.state.pool
+    pool: WorkPool = request.app.state.pool
+    return pool
 
 
 async def show_page(request: Request, template: str, title: str | tuple[str, str]) -> Response:
@@ -341,19 +352,21 @@ async def font_file(request: Request) -> Response:
     return Response(found, media_type="font/ttf", headers={"Cache-Control": "max-age=86400"})
 
 
-async def not_found(request: Request, exc: HTTPException) -> Response:
+async def not_found(request: Request, exc: Exception) -> Response:
     """An HTTP error: JSON for the API, a short page in the request's language otherwise."""
+    # Registered for HTTPException only; starlette's handler type takes any exception.
+    status = exc.status_code if isinstance(exc, HTTPException) else 500
     if request.url.path.startswith("/api/"):
-        return JSONResponse({"error": f"{exc.status_code}: no such API call"}, status_code=exc.status_code)
+        return JSONResponse({"error": f"{status}: no such API call"}, status_code=status)
     with language(request_language(request)):
         words, home = _("nothing here."), _("Home")
-    return HTMLResponse(f"<!doctype html><title>{exc.status_code}</title><p>{exc.status_code}: "
-                        f"{words} <a href=\"/\">{home}</a></p>", status_code=exc.status_code)
+    return HTMLResponse(f"<!doctype html><title>{status}</title><p>{status}: "
+                        f"{words} <a href=\"/\">{home}</a></p>", status_code=status)
 
 
 # --- the JSON API: each call reads its fields from the body and runs one task in the pool ------
 
-Work = Callable[[dict, WorkPool], Awaitable[object]]
+Work = Callable[[dict[str, Any], WorkPool], Awaitable[object]]
 # A puzzle text this short has few islands: its job is quick, so it may use the workers kept for such jobs.
 SMALL_PUZZLE = 200
 
@@ -398,12 +411,12 @@ def _small(text: str) -> bool:
     return len(text) <= SMALL_PUZZLE
 
 
-async def puzzle(body: dict, pool: WorkPool) -> object:
+async def puzzle(body: dict[str, Any], pool: WorkPool) -> object:
     """/api/puzzle: the puzzle as the board draws it."""
     return await pool.run(tasks.puzzle_view, text_field(body, "puzzle"), small=True)
 
 
-async def solve(body: dict, pool: WorkPool) -> object:
+async def solve(body: dict[str, Any], pool: WorkPool) -> object:
     """/api/solve: the solution and the solver lab's statistics."""
     text = text_field(body, "puzzle")
     return await pool.run(tasks.solve_task, text, choice_field(body, "mode", MODES, "lazy"),
@@ -411,20 +424,20 @@ async def solve(body: dict, pool: WorkPool) -> object:
                           choice_field(body, "card", CARDINALITIES, "direct"), small=_small(text))
 
 
-async def hint(body: dict, pool: WorkPool) -> object:
+async def hint(body: dict[str, Any], pool: WorkPool) -> object:
     """/api/hint: the next deduction for the bridges drawn so far."""
     text = text_field(body, "puzzle")
     return await pool.run(tasks.hint_task, text, text_field(body, "bridges", ""),
                           choice_field(body, "lang", LANGUAGES, "en"), small=_small(text))
 
 
-async def check(body: dict, pool: WorkPool) -> object:
+async def check(body: dict[str, Any], pool: WorkPool) -> object:
     """/api/check: the drawn bridges compared with the unique solution."""
     text = text_field(body, "puzzle")
     return await pool.run(tasks.check_task, text, text_field(body, "bridges", ""), small=_small(text))
 
 
-async def generate(body: dict, pool: WorkPool) -> object:
+async def generate(body: dict[str, Any], pool: WorkPool) -> object:
     """/api/generate: one seeded puzzle of the asked size and grade."""
     width = int_field(body, "width", 5, tasks.MAX_GENERATE_SIDE)
     height = int_field(body, "height", 5, tasks.MAX_GENERATE_SIDE)
@@ -433,24 +446,24 @@ async def generate(body: dict, pool: WorkPool) -> object:
                           small=width * height <= 100)
 
 
-async def validate(body: dict, pool: WorkPool) -> object:
+async def validate(body: dict[str, Any], pool: WorkPool) -> object:
     """/api/validate: the validator's report on a typed sheet or record."""
     return await pool.run(tasks.validate_task, text_field(body, "text"), small=True)
 
 
-async def deal(body: dict, pool: WorkPool) -> object:
+async def deal(body: dict[str, Any], pool: WorkPool) -> object:
     """/api/deal: the 17 cards of a seeded deal."""
     return await pool.run(tasks.deal_task, seed_field(body), small=True)
 
 
-async def game_new(body: dict, pool: WorkPool) -> object:
+async def game_new(body: dict[str, Any], pool: WorkPool) -> object:
     """/api/game/new: a solo game's side, goals and limits."""
     return await pool.run(tasks.game_task, choice_field(body, "side", ("a", "b"), "a"),
                           choice_field(body, "level", tuple(SoloLevel), "normal"), seed_field(body),
                           small=True)
 
 
-async def game_play(body: dict, pool: WorkPool) -> object:
+async def game_play(body: dict[str, Any], pool: WorkPool) -> object:
     """/api/game/play: a solo game replayed by the rules engine, with its score and record at the end."""
     setup = body.get("setup")
     if setup is not None and (not isinstance(setup, str) or len(setup) > 8):
@@ -511,12 +524,12 @@ class SecurityHeaders:
     def __init__(self, app: Starlette):
         self.app = app
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
 
-        async def with_headers(message) -> None:
+        async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message["headers"] = [*message.get("headers", []), *self.HEADERS]
             await send(message)
@@ -548,19 +561,19 @@ def serve(host: str, port: int, settings: Settings, announce: Callable[[str], No
     server.run()
 
 
-def stop_jobs_on_exit(server, pool: WorkPool) -> None:
+def stop_jobs_on_exit(server: uvicorn.Server, pool: WorkPool) -> None:
     """On Ctrl-C, stop the jobs at once (their clients get 503) instead of making uvicorn wait for them."""
     first = server.handle_exit
 
-    def handle_exit(sig, frame) -> None:
+    def handle_exit(sig: int, frame: FrameType | None) -> None:
         with contextlib.suppress(RuntimeError):
             asyncio.get_running_loop().call_soon(pool.close)
         first(sig, frame)
 
-    server.handle_exit = handle_exit
+    server.handle_exit = handle_exit  # type: ignore[method-assign]  # uvicorn has no hook for this
 
 
-def server_config(app: SecurityHeaders, host: str, port: int, settings: Settings):
+def server_config(app: SecurityHeaders, host: str, port: int, settings: Settings) -> uvicorn.Config:
     """uvicorn's settings for the app: slow and idle clients are cut off, connections are capped."""
     import uvicorn
 
@@ -571,7 +584,7 @@ def server_config(app: SecurityHeaders, host: str, port: int, settings: Settings
                           timeout_graceful_shutdown=5)
 
 
-def _idle_closing_h11():
+def _idle_closing_h11() -> type[H11Protocol]:
     """uvicorn's h11 protocol, also closing a connection that sends nothing after it opens.
 
     uvicorn starts its keep-alive timer only after a first response; a client that connects and stays
@@ -582,7 +595,7 @@ def _idle_closing_h11():
     class IdleClosing(H11Protocol):
         """H11Protocol with the keep-alive timer running from the moment the connection opens."""
 
-        def connection_made(self, transport) -> None:
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive,
                                                                 self.timeout_keep_alive_handler)

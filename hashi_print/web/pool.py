@@ -20,14 +20,16 @@ import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from typing import TypeVar
 
 from hashi_print.errors import HashiError
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class TooSlow(HashiError):
@@ -69,8 +71,8 @@ class WorkPool:
         self._context = multiprocessing.get_context("spawn")
         self._free: list[_Worker] = []
         self._alive: set[_Worker] = set()
-        self._waiting: deque[tuple[asyncio.Future, bool]] = deque()
-        self._tasks: set[asyncio.Task] = set()
+        self._waiting: deque[tuple[asyncio.Future[_Worker], bool]] = deque()
+        self._tasks: set[asyncio.Task[None]] = set()
         self._started = False
         self._closed = False
 
@@ -107,7 +109,7 @@ class WorkPool:
         self._alive.add(worker)
         self._background(self._await_ready(worker))
 
-    def _background(self, coro) -> None:
+    def _background(self, coro: Coroutine[object, object, None]) -> None:
         """Run a coroutine on the loop, keeping a reference until it ends."""
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
@@ -126,7 +128,7 @@ class WorkPool:
             log.error("a worker process failed to start")
             self._end(worker)
 
-    async def run(self, func: Callable, *args, small: bool = False):
+    async def run(self, func: Callable[..., T], *args: object, small: bool = False) -> T:
         """Run func(*args) in a worker and return its result; stop it after the time limit.
 
         `small` says the job is bounded and quick (it may also use the workers kept for such jobs).
@@ -156,7 +158,8 @@ class WorkPool:
             raise HashiError(value)
         if kind == "failed":
             raise JobFailed(value)
-        return value
+        result: T = value
+        return result
 
     async def _acquire(self, small: bool) -> _Worker:
         """A free worker that may take this job, waiting in the bounded queue for one."""
@@ -166,10 +169,11 @@ class WorkPool:
                 return worker
         if len(self._waiting) >= self.queue:
             raise Busy("the server is busy; try again in a moment", self.retry_after)
-        entry = (asyncio.get_running_loop().create_future(), small)
+        waiting: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
+        entry = (waiting, small)
         self._waiting.append(entry)
         try:
-            return await entry[0]
+            return await waiting
         except asyncio.CancelledError:
             if entry in self._waiting:
                 self._waiting.remove(entry)
@@ -221,9 +225,15 @@ class WorkPool:
 async def _readable(conn: Connection, seconds: float) -> None:
     """Wait until the pipe has a message (or is closed), at most `seconds`; raise TimeoutError after."""
     loop = asyncio.get_running_loop()
-    ready = loop.create_future()
+    ready: asyncio.Future[None] = loop.create_future()
     fd = conn.fileno()
-    loop.add_reader(fd, lambda: ready.done() or ready.set_result(None))
+
+    def wake() -> None:
+        """Mark the pipe readable (once)."""
+        if not ready.done():
+            ready.set_result(None)
+
+    loop.add_reader(fd, wake)
     try:
         await asyncio.wait_for(ready, seconds)
     finally:
@@ -252,7 +262,7 @@ def _worker_main(conn: Connection, parent: int, preload: tuple[str, ...], memory
         conn.send(_outcome(func, args))
 
 
-def _outcome(func: Callable, args: tuple) -> tuple[str, object]:
+def _outcome(func: Callable[..., object], args: tuple[object, ...]) -> tuple[str, object]:
     """Run one job: its result, the one-line message of bad input, or the traceback of a bug."""
     try:
         return "ok", func(*args)

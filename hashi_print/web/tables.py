@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import cache, partial
 from pathlib import Path
+from typing import Any
 
 import anyio
 import segno
@@ -33,6 +34,7 @@ from hashi_print.web import tasks
 log = logging.getLogger(__name__)
 
 MAX_JSON = 32 * 1024
+Handler = Callable[..., Awaitable[Response]]  # an API route's handler
 POLL_SECONDS = 0.1          # how often a process looks for events another process stored
 PING_SECONDS = 15
 PAGES = {
@@ -60,10 +62,10 @@ class Hub:
 
     config: TableConfig
     _store: TableStore | None = None
-    pages: dict[str, set[asyncio.Queue]] = field(default_factory=lambda: defaultdict(set))
+    pages: dict[str, set[asyncio.Queue[Event]]] = field(default_factory=lambda: defaultdict(set))
     last: int = 0
     wake: asyncio.Event | None = None
-    poller: asyncio.Task | None = None
+    poller: asyncio.Task[None] | None = None
 
     @property
     def store(self) -> TableStore:
@@ -72,9 +74,9 @@ class Hub:
             self._store = TableStore(self.config.db or default_path())
         return self._store
 
-    def subscribe(self, code: str) -> asyncio.Queue:
+    def subscribe(self, code: str) -> asyncio.Queue[Event]:
         """A queue that receives the table's events from now on."""
-        queue: asyncio.Queue = asyncio.Queue()
+        queue: asyncio.Queue[Event] = asyncio.Queue()
         if self.poller is None or self.poller.done():
             self.last = last_event(self.store.db)
             self.wake = asyncio.Event()
@@ -82,7 +84,7 @@ class Hub:
         self.pages[code].add(queue)
         return queue
 
-    def unsubscribe(self, code: str, queue: asyncio.Queue) -> None:
+    def unsubscribe(self, code: str, queue: asyncio.Queue[Event]) -> None:
         """Stop sending the table's events to this queue."""
         self.pages[code].discard(queue)
         if not self.pages[code]:
@@ -100,9 +102,12 @@ class Hub:
                 self.last = event.id
                 for queue in self.pages.get(event.code, ()):
                     queue.put_nowait(event)
+            wake = self.wake
+            if wake is None:
+                return
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), POLL_SECONDS)
-            self.wake.clear()
+                await asyncio.wait_for(wake.wait(), POLL_SECONDS)
+            wake.clear()
 
 
 # --- requests -----------------------------------------------------------------------------------
@@ -113,7 +118,7 @@ def bearer(request: Request) -> str | None:
     return token.strip() or None if kind.lower() == "bearer" else None
 
 
-async def json_body(request: Request) -> dict:
+async def json_body(request: Request) -> dict[str, Any]:
     """A JSON object body of at most MAX_JSON bytes (an empty body is an empty object)."""
     declared = request.headers.get("content-length", "0")
     if not declared.isdigit() or int(declared) > MAX_JSON:
@@ -128,9 +133,9 @@ async def json_body(request: Request) -> dict:
     return obj
 
 
-def answer(status: int = 200) -> Callable:
+def answer(status: int = 200) -> Callable[[Callable[..., Awaitable[object]]], Handler]:
     """Wrap an API handler: its object as JSON, a TableError with its status, any other problem as 400."""
-    def wrap(work: Callable[..., Awaitable[object]]) -> Callable[..., Awaitable[Response]]:
+    def wrap(work: Callable[..., Awaitable[object]]) -> Handler:
         async def handler(request: Request, hub: Hub) -> Response:
             from hashi_print.web.app import check_origin, request_language
 
@@ -266,7 +271,7 @@ async def events(request: Request, hub: Hub) -> object:
                                headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
-async def _stream(hub: Hub, code: str, since: int) -> AsyncIterator[dict]:
+async def _stream(hub: Hub, code: str, since: int) -> AsyncIterator[dict[str, Any]]:
     """The events of one table after `since`: first those stored, then each as it comes."""
     queue = hub.subscribe(code)
     try:
@@ -283,13 +288,13 @@ async def _stream(hub: Hub, code: str, since: int) -> AsyncIterator[dict]:
         hub.unsubscribe(code, queue)
 
 
-def _sse(event: Event) -> dict:
+def _sse(event: Event) -> dict[str, Any]:
     """An event in the form the event-stream response writes."""
     return {"event": event.kind, "id": str(event.id), "data": event.data}
 
 
 @cache
-def _side_view(side: str) -> dict:
+def _side_view(side: str) -> dict[str, Any]:
     """A board side as the pages draw it (the same view as the solo game's)."""
     return tasks.side_view(builtin_side(side))
 

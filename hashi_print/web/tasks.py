@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import re
 from functools import lru_cache
+from typing import Any
 
 from hashi_print.errors import FormatError, HashiError, PuzzleError, RuleError
 from hashi_print.game.board import BoardSide, builtin_side
@@ -98,7 +99,7 @@ def _descriptive(text: str) -> str:
     return found
 
 
-def puzzle_view(text: str, lang: str = "en") -> dict:
+def puzzle_view(text: str, lang: str = "en") -> dict[str, Any]:
     """The puzzle as the board draws it: islands with names, lanes with their cells, crossings."""
     with language(lang):
         puzzle = read_web_puzzle(_descriptive(text))
@@ -117,7 +118,7 @@ def puzzle_view(text: str, lang: str = "en") -> dict:
     }
 
 
-def solve_task(text: str, mode: str, backend: str, card: str) -> dict:
+def solve_task(text: str, mode: str, backend: str, card: str) -> dict[str, Any]:
     """The `solve --json` object plus the lab's statistics and the cut rounds drawn step by step."""
     puzzle = read_web_puzzle(text)
     if mode == "eager" and len(puzzle.islands) > MAX_EAGER_ISLANDS:
@@ -172,7 +173,7 @@ def _solved(puzzle_id: str) -> tuple[str, Solution | None]:
     return result.status, result.solution if result.status == "unique" else None
 
 
-def check_task(text: str, bridges: str) -> dict:
+def check_task(text: str, bridges: str) -> dict[str, Any]:
     """Compare the bridges drawn with the unique solution: wrong lanes, over-full, complete, cut-off and
     starved islands, and whether the puzzle has no, one or several solutions."""
     puzzle = read_web_puzzle(text)
@@ -202,7 +203,7 @@ def _drawn_item(puzzle: Puzzle, item: str) -> tuple[int, ...]:
     return parse_bridges(puzzle, item, source="bridges")
 
 
-def generate_task(width: int, height: int, difficulty: str, seed: int) -> dict:
+def generate_task(width: int, height: int, difficulty: str, seed: int) -> dict[str, Any]:
     """Generate one puzzle of exactly this grade from `seed`: its Tatham ID, grade and seed."""
     if not (5 <= width <= MAX_GENERATE_SIDE and 5 <= height <= MAX_GENERATE_SIDE):
         raise PuzzleError(f"width and height go from 5 to {MAX_GENERATE_SIDE} here")
@@ -210,7 +211,7 @@ def generate_task(width: int, height: int, difficulty: str, seed: int) -> dict:
     return {"puzzle": format_tatham_id(made.puzzle), "grade": str(made.grade), "seed": seed}
 
 
-def validate_task(text: str) -> dict:
+def validate_task(text: str) -> dict[str, Any]:
     """The `validate --json` object for a sheet or record typed in a browser (built-in sides only)."""
     if re.search(r"^\s*layout\b|\"layout\"\s*:", text, re.MULTILINE | re.IGNORECASE):
         raise FormatError("the web app reads no layout files; name `side A` or `side B`", source="sheet")
@@ -220,13 +221,13 @@ def validate_task(text: str) -> dict:
 
 # --- the roll-and-write game -----------------------------------------------------------------
 
-def deal_task(seed: int) -> dict:
+def deal_task(seed: int) -> dict[str, Any]:
     """Shuffle the deck with `seed`, put one card away unseen and return the 17 others in order."""
     cards = deal(load_deck(), random.Random(seed))
     return {"seed": seed, "cards": [{"numeral": c.numeral, "bridges": c.bridges} for c in cards]}
 
 
-def side_view(side: BoardSide) -> dict:
+def side_view(side: BoardSide) -> dict[str, Any]:
     """A board side as the sheet draws it: labelled islands with flags, lanes and crossings."""
     geo = side.geometry
     return {
@@ -247,7 +248,7 @@ def _solo_limits(side: str, level: str) -> dict[str, int]:
     return levels[level]
 
 
-def game_task(side_name: str, level: str, seed: int) -> dict:
+def game_task(side_name: str, level: str, seed: int) -> dict[str, Any]:
     """Start a solo game: the sheet's side, the goals with their turn limits, bonus values and ratings."""
     side = builtin_side(side_name)
     scoring = load_scoring()
@@ -276,7 +277,7 @@ def _move(side: BoardSide, number: str | None, bridges: list[str], turn: int) ->
     return Move(numeral, tuple(sorted(lanes)))
 
 
-def play_task(side_name: str, level: str, seed: int, setup: str | None, turns: list[dict],
+def play_task(side_name: str, level: str, seed: int, setup: str | None, turns: list[dict[str, Any]],
               player: str | None = None, lang: str = "en") -> object:
     """Replay a solo game with the rules engine; refuse the last turn with the reason (in `lang`) if it
     breaks a rule."""
@@ -284,8 +285,8 @@ def play_task(side_name: str, level: str, seed: int, setup: str | None, turns: l
         return worded(_play(side_name, level, seed, setup, turns, player), lang)
 
 
-def _play(side_name: str, level: str, seed: int, setup: str | None, turns: list[dict],
-          player: str | None) -> dict:
+def _play(side_name: str, level: str, seed: int, setup: str | None, turns: list[dict[str, Any]],
+          player: str | None) -> dict[str, Any]:
     """Replay a solo game in the current language (see `play_task`)."""
     side = builtin_side(side_name)
     limits = _solo_limits(side.name, level)
@@ -307,7 +308,7 @@ def _play(side_name: str, level: str, seed: int, setup: str | None, turns: list[
         except HashiError as err:
             return {"legal": False, "turn": n, "rule": "format", "reason": err.message}
         moves.append(move)
-    out = {
+    out: dict[str, object] = {
         "legal": True, "turn": state.turn,
         "card": _card_json(cards[state.turn]) if state.turn < len(cards) else None,
         "numerals": {side.islands[i].label: v for i, v in enumerate(state.numerals) if v is not None},
@@ -324,6 +325,6 @@ def _play(side_name: str, level: str, seed: int, setup: str | None, turns: list[
     return out
 
 
-def _card_json(card: Card) -> dict:
+def _card_json(card: Card) -> dict[str, Any]:
     """A card as the page shows it."""
     return {"numeral": card.numeral, "bridges": card.bridges}
