@@ -35,8 +35,9 @@ def final_consonant(before: str) -> str | None:
     if "가" <= last <= "힣":
         index = (ord(last) - ord("가")) % 28
         return "" if index == 0 else "ㄹ" if index == _RIEUL else "*"
-    if last.isdigit():
-        digits = re.search(r"[0-9]+$", text)[0]
+    ascii_digits = re.search(r"[0-9]+$", text)
+    if ascii_digits is not None:  # other scripts' digits (isdigit) are read in ways not known here
+        digits = ascii_digits[0]
         zeros = len(digits) - len(digits.rstrip("0"))
         if zeros and zeros < len(digits):
             return _ZEROS_FINAL.get(zeros, "ㄴ")

@@ -62,3 +62,10 @@ def _names(geo, k):
 
     lane = geo.lanes[k]
     return cell_name(*geo.positions[lane.a]), cell_name(*geo.positions[lane.b])
+
+
+def test_digits_of_other_scripts_are_unknown_instead_of_crashing():
+    # Arabic-Indic three and a fullwidth one are digits to str.isdigit but not to the reading rules.
+    assert final_consonant("섬 ٣") is None
+    assert final_consonant("섬 １") is None
+    assert final_consonant("섬 3") == "ㅁ"
