@@ -22,6 +22,7 @@ from hashi_print.render.preflight import (
     home_sheet,
     uniform,
 )
+from hashi_print.render.sheet import draw_card_pips
 
 CARD_W, CARD_H = 63.5, 88.9
 BLEED = 3.0
@@ -70,25 +71,20 @@ def draw_card_front(cv: Canvas, card: Card, box: Box, *, bleed: float = 0.0, id:
     with cv.group(id or "card"):
         cv.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=None, fill=FRONT_BG)
         cv.rect(x + 3.5, y + 3.5, w - 7.0, h - 7.0, stroke=BLUE, width=0.5)
-        for cx, cy in ((x + 10.0, y + 11.0), (x + w - 10.0, y + h - 15.0)):
+        # Corner indexes as on playing cards: the bottom one turned, so a card reads the same either way up.
+        for cx, cy, turn in ((x + 10.0, y + 11.0, 1), (x + w - 10.0, y + h - 11.0, -1)):
             cv.circle(cx, cy, 4.6, stroke="#000000", fill="#ffffff", width=0.45)
-            cv.text(cx, cy + 1.6, str(card.numeral), size_pt=12, anchor="middle", bold=True)
+            cv.text(cx, cy + turn * 1.6, str(card.numeral), size_pt=12, anchor="middle", bold=True,
+                    angle=0 if turn == 1 else 180)
             for k in range(card.bridges):
-                cv.line(cx - 3.0, cy + 6.6 + 1.3 * k, cx + 3.0, cy + 6.6 + 1.3 * k, width=0.5, color=BLUE)
+                yy = cy + turn * (6.6 + 1.3 * k)
+                cv.line(cx - 3.0, yy, cx + 3.0, yy, width=0.5, color=BLUE)
         cv.text(x + w / 2, y + 50.0, str(card.numeral), size_pt=88, anchor="middle", bold=True, color=BLUE)
-        _draw_chain(cv, x + w / 2, y + 64.0, card.bridges)
+        # The bridges as the sheet's card strip shows them: one bar per bridge, to draw on any lanes.
+        draw_card_pips(cv, x + w / 2, y + 60.5, card.bridges, 22.0, 3.2, width=1.4)
         count = ngettext("{n} bridge", "{n} bridges", card.bridges).format(n=card.bridges)
-        cv.text(x + w / 2, y + 75.5, count, size_pt=8, anchor="middle", color="#444444")
-
-
-def _draw_chain(cv: Canvas, cx: float, cy: float, bridges: int) -> None:
-    """Draw `bridges` bridges as a row of islands joined one bridge apart, centred on (cx, cy)."""
-    step, r = 13.0, 2.8
-    x = cx - bridges * step / 2
-    for k in range(bridges):
-        cv.line(x + k * step + r, cy, x + (k + 1) * step - r, cy, width=1.0, color="#000000")
-    for k in range(bridges + 1):
-        cv.circle(x + k * step, cy, r, stroke="#000000", fill="#ffffff", width=0.45)
+        cv.text(x + w / 2, y + 60.5 + 3.2 * (card.bridges - 1) + 7.0, count, size_pt=8, anchor="middle",
+                color="#000000")
 
 
 def draw_card_back(cv: Canvas, box: Box, *, bleed: float = 0.0, id: str | None = None) -> None:
@@ -98,12 +94,15 @@ def draw_card_back(cv: Canvas, box: Box, *, bleed: float = 0.0, id: str | None =
         cv.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=None, fill=BACK_BG)
         cv.rect(x + 3.5, y + 3.5, w - 7.0, h - 7.0, stroke=BLUE, width=0.5)
         cols, rows = (x + 13.0, x + w / 2, x + w - 13.0), (y + 16.0, y + h / 2, y + h - 16.0)
-        for yy in (rows[0], rows[2]):
-            cv.line(cols[0], yy, cols[2], yy, width=0.9, color=BLUE)
+        # A ring of islands round the name; the top right and bottom left bridges are double, and every
+        # bridge runs from island to island.
+        cv.line(cols[0], rows[0], cols[1], rows[0], width=0.9, color=BLUE)
+        cv.line(cols[1], rows[2], cols[2], rows[2], width=0.9, color=BLUE)
+        for a, b, yy in ((cols[1], cols[2], rows[0]), (cols[0], cols[1], rows[2])):
+            cv.line(a, yy - 1.1, b, yy - 1.1, width=0.6, color=BLUE)
+            cv.line(a, yy + 1.1, b, yy + 1.1, width=0.6, color=BLUE)
         for xx in (cols[0], cols[2]):
             cv.line(xx, rows[0], xx, rows[2], width=0.9, color=BLUE)
-        cv.line(cols[1] - 1.0, rows[0], cols[1] - 1.0, rows[1] - 9.0, width=0.6, color=BLUE)
-        cv.line(cols[1] + 1.0, rows[0], cols[1] + 1.0, rows[1] - 9.0, width=0.6, color=BLUE)
         for xx in cols:
             for yy in rows:
                 if (xx, yy) != (cols[1], rows[1]):

@@ -80,12 +80,15 @@ def glyph_box(x: float, y: float, s: str, size_pt: float, anchor: str, bold: boo
     start = {"start": 0.0, "middle": -width / 2, "end": -width}[anchor]
     if angle % 360 == 0:
         return x + start, y - ascent, x + start + width, y + descent
+    if angle % 360 == 180:
+        # Upside down (a card's turned corner index): the text runs leftwards, its tops downwards.
+        return x - start - width, y - descent, x - start, y + ascent
     if angle % 360 == 90:
         # Turned a quarter anticlockwise: the text runs up the page, its tops to the left.
         return x - ascent, y - start - width, x + descent, y - start
     if angle % 360 == 270:
         return x - descent, y + start, x + ascent, y + start + width
-    raise ValueError(f"text angle {angle}: use 0, 90 or 270")
+    raise ValueError(f"text angle {angle}: use 0, 90, 180 or 270")
 
 
 class Preflight:

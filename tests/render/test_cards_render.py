@@ -115,3 +115,42 @@ def test_cards_pdf_is_byte_identical(tmp_path, deck):
     a = render_cards_pdf(deck, "a4", tmp_path / "a.pdf").read_bytes()
     b = render_cards_pdf(deck, "a4", tmp_path / "b.pdf").read_bytes()
     assert a == b
+
+
+def _groups(root, prefix: str):
+    """The SVG groups whose id is prefix-N (one per card), in order."""
+    return [g for g in root.iter(f"{SVG}g") if (g.get("id") or "").startswith(prefix)
+            and g.get("id")[len(prefix):].isdigit()]
+
+
+def test_a_card_reads_the_same_either_way_up_and_shows_its_bridges_as_the_strip_does(tmp_path, deck):
+    paths = render_cards_svg(deck, "a4", tmp_path)
+    cards = list(enumerate(deck.cards, 1))
+    for path in paths[:2]:
+        root = ET.parse(path).getroot()
+        for group in _groups(root, "card-"):
+            n = int(group.get("id")[5:])
+            card = cards[n - 1][1]
+            indexes = [t for t in group.iter(f"{SVG}text") if t.text == str(card.numeral)
+                       and float(t.get("font-size")) < 5]
+            assert len(indexes) == 2
+            top, bottom = sorted(indexes, key=lambda t: float(t.get("y")))
+            assert top.get("transform") is None
+            assert (bottom.get("transform") or "").startswith("rotate(-180"), n
+            # One thick bar per bridge, as on the sheet's card strip (no chain of islands).
+            bars = [ln for ln in group.iter(f"{SVG}line") if float(ln.get("stroke-width")) >= 1.3]
+            assert len(bars) == card.bridges and len(list(group.iter(f"{SVG}circle"))) == 2
+
+
+def test_every_bridge_on_the_card_back_runs_from_island_to_island(tmp_path, deck):
+    back = ET.parse(render_cards_svg(deck, "letter", tmp_path)[-1]).getroot()
+    for group in _groups(back, "back-"):
+        circles = [(float(c.get("cx")), float(c.get("cy")), float(c.get("r")))
+                   for c in group.iter(f"{SVG}circle")]
+        lines = [ln for ln in group.iter(f"{SVG}line")]
+        assert lines
+        for ln in lines:
+            for end in (("x1", "y1"), ("x2", "y2")):
+                x, y = (float(ln.get(a)) for a in end)
+                assert any(abs(x - cx) <= r + 0.01 and abs(y - cy) <= r + 0.01
+                           for cx, cy, r in circles), (x, y)
