@@ -55,7 +55,7 @@ class HashiCommand(click.Command):
         before it propagates."""
         from hashi_print.puzzle.solve import time_limit
 
-        seconds = ctx.params.pop("time_limit", None)
+        seconds = ctx.params.pop("search_limit", None)
         try:
             with time_limit(seconds, SOLVING_NOTE):
                 return super().invoke(ctx)
@@ -102,8 +102,8 @@ def cli() -> None:
 
 def _time_limit_option(func):
     """The --time-limit option of the commands that search (solve, grade, hint)."""
-    return click.option("--time-limit", type=click.FloatRange(1, 86400), default=DEFAULT_TIME_LIMIT,
-                        show_default=True,
+    return click.option("--time-limit", "search_limit", type=click.FloatRange(1, 86400),
+                        default=DEFAULT_TIME_LIMIT, show_default=True,
                         help="Seconds the command may search before it stops (exit 2); a line on stderr "
                              "every 10 s says it is still working.")(func)
 

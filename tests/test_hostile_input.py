@@ -14,6 +14,8 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hashi_print import cli as cli_module
 from hashi_print.cli import cli
@@ -315,8 +317,8 @@ def test_out_never_replaces_a_device_or_a_fifo(tmp_path, command) -> None:
         kind = stat.S_IFMT(target.stat().st_mode)
         link = tmp_path / f"link-{target.name}"
         link.symlink_to(target)
-        for given in (target, link):
-            bad_input(run(*command, str(given)), str(given), "device, pipe or socket")
+        for named in (target, link):
+            bad_input(run(*command, str(named)), str(named), "device, pipe or socket")
         assert stat.S_IFMT(target.stat().st_mode) == kind and not stat.S_ISREG(kind)
         assert link.is_symlink()
 
@@ -458,3 +460,59 @@ def test_terminal_escapes_in_a_player_name_are_never_printed_raw(write, command)
 def test_terminal_escapes_in_a_file_name_are_not_printed_raw(tmp_path) -> None:
     result = run("solve", str(tmp_path / "a\x1b]0;PWNED\x07.txt"))
     assert result.exit_code == 2 and "\x1b" not in result.stderr and "\\x1b" in result.stderr
+
+
+# --- the web API: any JSON body is an answer, never a 500; the solo record keeps the player's name ----
+
+@pytest.fixture(scope="module")
+def web():
+    """The web app with one worker (and one for small jobs), for the module."""
+    from starlette.testclient import TestClient
+
+    from hashi_print.web.app import Settings, create_app
+
+    with TestClient(create_app(Settings(workers=1, seconds=10))) as client:
+        yield client
+
+
+def solo_game(web, player: str) -> dict:
+    """Play a whole solo game on side A through the API, skipping every turn, as `player`."""
+    from hashi_print.game.board import builtin_side
+
+    plain = next(island.label for island in builtin_side("A").islands if island.flag is None)
+    body = {"side": "A", "level": "normal", "seed": 4, "setup": f"{plain}4", "turns": [{"number": None}] * 17,
+            "player": player}
+    answer = web.post("/api/game/play", json=body)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+@pytest.mark.parametrize(("player", "shown"), [
+    ("Ann\nside B\n#", "Ann side B \uff03"), ("Ann #2", "Ann \uff032"),
+    ("Bo\x1b]0;x\x07", "Bo\\x1b]0;x\\x07")])
+def test_the_web_solo_record_keeps_the_players_name(web, write, player, shown) -> None:
+    record = solo_game(web, player)["record"]
+    assert record.splitlines()[1] == "side A"
+    report = web.post("/api/validate", json={"text": record}).json()
+    assert report["ok"] and report["player"] == shown
+    checked = run("validate", "--json", write("record.txt", record))
+    assert json.loads(checked.output)["player"] == shown
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4), max_leaves=12)
+API_FIELDS = ("puzzle", "bridges", "mode", "backend", "card", "lang", "width", "height", "difficulty", "seed",
+              "text", "side", "level", "setup", "turns", "player")
+
+
+@settings(max_examples=60, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(path=st.sampled_from(["puzzle", "solve", "hint", "check", "generate", "validate", "deal", "game/new",
+                             "game/play"]),
+       body=st.dictionaries(st.sampled_from(API_FIELDS), JSON_VALUES, max_size=6))
+def test_any_json_body_is_answered_without_a_500(web, path, body) -> None:
+    answer = web.post(f"/api/{path}", json=body)
+    assert answer.status_code in (200, 400), (answer.status_code, answer.text)
+    if answer.status_code == 400:
+        error = answer.json()["error"]
+        assert error and "\n" not in error and "Traceback" not in error
