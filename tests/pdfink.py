@@ -74,90 +74,121 @@ class _Font:
 def page_ink(reader: PdfReader, index: int) -> tuple[list[Glyphs], list[Ink]]:
     """Read every shown string and painted path of a page."""
     page = reader.pages[index]
-    height = float(page.mediabox.height)
     fonts = {name: _Font(f) for name, f in page["/Resources"].get("/Font", {}).items()}
-    content = ContentStream(page.get_contents(), reader)
-    ctm = [1, 0, 0, 1, 0, 0]
-    stack = []
-    lw, stroke, fill = 1.0, (0.0,), (0.0,)
-    tm = tlm = [1, 0, 0, 1, 0, 0]
-    font, size, leading = None, 0.0, 0.0
-    path: list[tuple[float, float]] = []
-    glyphs: list[Glyphs] = []
-    inks: list[Ink] = []
+    state = _PageState(float(page.mediabox.height), fonts)
+    for operands, op in ContentStream(page.get_contents(), reader).operations:
+        op = op.decode() if isinstance(op, bytes) else op
+        handler = _HANDLERS.get(op)
+        if handler is not None:
+            handler(state, op, operands)
+    return state.glyphs, state.inks
 
-    def to_mm(x, y):
+
+class _PageState:
+    """The graphics and text state while a content stream is read, and what it has drawn so far."""
+
+    def __init__(self, height: float, fonts: dict):
+        self.height = height
+        self.fonts = fonts
+        self.ctm = [1, 0, 0, 1, 0, 0]
+        self.stack: list = []
+        self.lw, self.stroke, self.fill = 1.0, (0.0,), (0.0,)
+        self.tm = self.tlm = [1, 0, 0, 1, 0, 0]
+        self.font, self.size, self.leading = None, 0.0, 0.0
+        self.path: list[tuple[float, float]] = []
+        self.glyphs: list[Glyphs] = []
+        self.inks: list[Ink] = []
+
+    def to_mm(self, x, y):
         """Device points to (x mm, y mm from the top)."""
-        return x * MM, (height - y) * MM
+        return x * MM, (self.height - y) * MM
 
-    def box_of(points, pad):
+    def box_of(self, points, pad):
         """Bounding box in mm, grown by pad points."""
         xs = [p[0] for p in points]
         ys = [p[1] for p in points]
-        left, top = to_mm(min(xs) - pad, max(ys) + pad)
-        right, bottom = to_mm(max(xs) + pad, min(ys) - pad)
+        left, top = self.to_mm(min(xs) - pad, max(ys) + pad)
+        right, bottom = self.to_mm(max(xs) + pad, min(ys) - pad)
         return left, top, right, bottom
 
-    for operands, op in content.operations:
-        op = op.decode() if isinstance(op, bytes) else op
+    def graphics(self, op, operands):
+        """q Q cm w and the colour operators."""
         if op == "q":
-            stack.append((ctm, lw, stroke, fill))
+            self.stack.append((self.ctm, self.lw, self.stroke, self.fill))
         elif op == "Q":
-            ctm, lw, stroke, fill = stack.pop()
+            self.ctm, self.lw, self.stroke, self.fill = self.stack.pop()
         elif op == "cm":
-            ctm = _mul([float(v) for v in operands], ctm)
+            self.ctm = _mul([float(v) for v in operands], self.ctm)
         elif op == "w":
-            lw = float(operands[0])
+            self.lw = float(operands[0])
         elif op in ("rg", "k", "g"):
-            fill = (op, *[round(float(v), 4) for v in operands])
-        elif op in ("RG", "K", "G"):
-            stroke = (op, *[round(float(v), 4) for v in operands])
-        elif op == "m" or op == "l":
-            path.append(_apply(ctm, float(operands[0]), float(operands[1])))
+            self.fill = (op, *[round(float(v), 4) for v in operands])
+        else:
+            self.stroke = (op, *[round(float(v), 4) for v in operands])
+
+    def path_point(self, op, operands):
+        """m l c v y re: points of the path being built, in device space."""
+        vals = [float(v) for v in operands]
+        if op in ("m", "l"):
+            self.path.append(_apply(self.ctm, vals[0], vals[1]))
         elif op == "c":
-            vals = [float(v) for v in operands]
-            path += [_apply(ctm, vals[i], vals[i + 1]) for i in (0, 2, 4)]
+            self.path += [_apply(self.ctm, vals[i], vals[i + 1]) for i in (0, 2, 4)]
         elif op in ("v", "y"):
-            vals = [float(v) for v in operands]
-            path += [_apply(ctm, vals[i], vals[i + 1]) for i in (0, 2)]
-        elif op == "re":
-            x, y, w, h = (float(v) for v in operands)
-            path += [_apply(ctm, x, y), _apply(ctm, x + w, y + h), _apply(ctm, x + w, y),
-                     _apply(ctm, x, y + h)]
-        elif op in ("S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n"):
-            if path and op != "n":
-                stroked = op in ("S", "s", "B", "B*", "b", "b*")
-                scale = math.sqrt(abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]))
-                inks.append(Ink(box_of(path, lw * scale / 2 if stroked else 0.0), stroked,
-                                op not in ("S", "s"), stroke, fill))
-            path = []
-        elif op == "BT":
-            tm = tlm = [1, 0, 0, 1, 0, 0]
+            self.path += [_apply(self.ctm, vals[i], vals[i + 1]) for i in (0, 2)]
+        else:
+            x, y, w, h = vals
+            self.path += [_apply(self.ctm, x, y), _apply(self.ctm, x + w, y + h), _apply(self.ctm, x + w, y),
+                          _apply(self.ctm, x, y + h)]
+
+    def paint(self, op, operands):
+        """The painting operators: the path becomes one Ink (n paints nothing)."""
+        if self.path and op != "n":
+            stroked = op in ("S", "s", "B", "B*", "b", "b*")
+            ctm = self.ctm
+            scale = math.sqrt(abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]))
+            self.inks.append(Ink(self.box_of(self.path, self.lw * scale / 2 if stroked else 0.0), stroked,
+                                 op not in ("S", "s"), self.stroke, self.fill))
+        self.path = []
+
+    def text_state(self, op, operands):
+        """BT Tf TL Tm Td TD T*: the text font, size, leading and matrices."""
+        if op == "BT":
+            self.tm = self.tlm = [1, 0, 0, 1, 0, 0]
         elif op == "Tf":
-            font, size = fonts.get(operands[0]), float(operands[1])
+            self.font, self.size = self.fonts.get(operands[0]), float(operands[1])
         elif op == "TL":
-            leading = float(operands[0])
+            self.leading = float(operands[0])
         elif op == "Tm":
-            tm = tlm = [float(v) for v in operands]
+            self.tm = self.tlm = [float(v) for v in operands]
         elif op in ("Td", "TD"):
-            tlm = _mul([1, 0, 0, 1, float(operands[0]), float(operands[1])], tlm)
-            tm = tlm
-        elif op == "T*":
-            tlm = _mul([1, 0, 0, 1, 0, -leading], tlm)
-            tm = tlm
-        elif op in ("Tj", "TJ", "'"):
-            parts = operands[0] if op == "TJ" else [operands[0]]
-            codes = b"".join(bytes(p.original_bytes if hasattr(p, "original_bytes") else p)
-                             for p in parts if not isinstance(p, (int, float)))
-            m = _mul(tm, ctm)
-            advance = font.width(codes) * size
-            corners = [_apply(m, x, y * size / 1000) for x in (0, advance)
-                       for y in (font.descent, font.ascent)]
-            text = codes.decode("latin-1")
-            glyphs.append(Glyphs(text, size * math.sqrt(m[0] ** 2 + m[1] ** 2), font.name,
-                                 box_of(corners, 0.0), fill))
-            tm = _mul([1, 0, 0, 1, advance, 0], tm)
-    return glyphs, inks
+            self.tlm = _mul([1, 0, 0, 1, float(operands[0]), float(operands[1])], self.tlm)
+            self.tm = self.tlm
+        else:
+            self.tlm = _mul([1, 0, 0, 1, 0, -self.leading], self.tlm)
+            self.tm = self.tlm
+
+    def show(self, op, operands):
+        """Tj TJ ': one shown string becomes one Glyphs, and the text matrix moves past it."""
+        parts = operands[0] if op == "TJ" else [operands[0]]
+        codes = b"".join(bytes(p.original_bytes if hasattr(p, "original_bytes") else p)
+                         for p in parts if not isinstance(p, (int, float)))
+        m = _mul(self.tm, self.ctm)
+        size, font = self.size, self.font
+        advance = font.width(codes) * size
+        corners = [_apply(m, x, y * size / 1000) for x in (0, advance) for y in (font.descent, font.ascent)]
+        text = codes.decode("latin-1")
+        self.glyphs.append(Glyphs(text, size * math.sqrt(m[0] ** 2 + m[1] ** 2), font.name,
+                                  self.box_of(corners, 0.0), self.fill))
+        self.tm = _mul([1, 0, 0, 1, advance, 0], self.tm)
+
+
+_HANDLERS = {
+    **dict.fromkeys(("q", "Q", "cm", "w", "rg", "k", "g", "RG", "K", "G"), _PageState.graphics),
+    **dict.fromkeys(("m", "l", "c", "v", "y", "re"), _PageState.path_point),
+    **dict.fromkeys(("S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n"), _PageState.paint),
+    **dict.fromkeys(("BT", "Tf", "TL", "Tm", "Td", "TD", "T*"), _PageState.text_state),
+    **dict.fromkeys(("Tj", "TJ", "'"), _PageState.show),
+}
 
 
 def edge_gaps(box, page_w: float, page_h: float) -> tuple[float, float, float, float]:
