@@ -321,3 +321,50 @@ def test_two_server_processes_share_one_table_store(tmp_path):
     finally:
         one.stop()
         two.stop()
+
+
+def test_a_paper_player_settles_the_readers_doubts_by_tapping(browser, server, tmp_path):  # noqa: F811
+    from tests.photos import game_marks
+
+    deck, scoring = load_deck(), load_scoring()
+    truth = game_marks(SIDE, deck, scoring, 7)
+    rng = random.Random(7)
+    picture = photograph(filled_sheet(truth, deck, scoring, "a4", rng, "pencil"),
+                         Camera(megapixels=1.0, tilt=0.25, turn=8.0, blur=1.5, quality=35, noise=5), rng)
+    (tmp_path / "pia.jpg").write_bytes(picture)
+    made = post(server.base, "/api/tables", {"side": "A", "seed": SEED})
+    code, host = made["code"], made["host_token"]
+    pia = post(server.base, f"/api/tables/{code}/players", {"name": "Pia", "mode": "paper"})["player_token"]
+    post(server.base, f"/api/tables/{code}/setup", {"island": "C", "numeral": 4}, pia)
+    for _ in range(17):
+        post(server.base, f"/api/tables/{code}/reveal", token=host)
+    context = browser.new_context(**PHONE)
+    # the browser that joined keeps the player's token, as the join page leaves it
+    context.add_init_script(f"localStorage.setItem('hashi-table:{code}', "
+                            f"JSON.stringify({{player: '{pia}'}}))")
+    page = context.new_page()
+    errors: list[str] = []
+    watch(page, errors)
+    page.goto(f"{server.base}/table/{code}")
+    page.wait_for_selector("#photo-form:not([hidden])")
+    page.set_input_files("#photo", str(tmp_path / "pia.jpg"))
+    page.click("#photo-form button[type=submit]")
+    page.wait_for_selector("#doubts li", timeout=60_000)
+    assert page.locator("#overlay").evaluate("img => img.complete && img.naturalWidth > 500")
+    assert page.locator("#doubts li .stakes").first.inner_text().startswith("A misreading would change")
+    shot(page, "game-night-paper-doubts.png", full=True)
+    tapped = 0
+    while page.locator("#doubts li").count():
+        first = page.locator("#doubts li").first
+        doubt = {"field": first.get_attribute("data-field"), "where": first.get_attribute("data-where")}
+        first.locator(f"button[data-value='{json.dumps(truth_of(doubt, truth))}']").click()
+        tapped += 1
+        page.wait_for_function("([f, w]) => !document.querySelector(`#doubts li[data-field='${f}']"
+                               "[data-where='${w}']`)", arg=[doubt["field"], doubt["where"]])
+    page.wait_for_selector("#scores:not([hidden])")
+    assert tapped >= 1
+    sheet = urllib.request.urlopen(f"{server.base}/api/tables/{code}/players/0/record").read().decode()
+    numbers = dict((t[0], int(t[1:])) for t in sheet.split("numbers ")[1].split("\n")[0].split())
+    assert numbers == {SIDE.islands[i].label: v for i, v in enumerate(truth.numerals) if v is not None}
+    context.close()
+    assert not errors, errors

@@ -19,7 +19,6 @@ from hashi_print.scan.read import ScanStatus, scan_file
 from hashi_print.scan.resolve import Value, first_box
 from hashi_print.sheets.formats import Sheet, format_sheet, parse_sheet
 from hashi_print.sheets.marks import Marks, sheet_of
-from hashi_print.sheets.validate import validate
 
 MAX_PHOTO_BYTES = 12 * 1024 * 1024
 MAX_PHOTO_PIXELS = 25_000_000
@@ -28,21 +27,27 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Doubt:
-    """A field the reader is unsure of: what it read, what else it may be, and whether the answer changes
-    the score, the verdict or the race (then the player must settle it)."""
+    """A field the reader is unsure of: what it read, what else it may be, and what a misreading would
+    change as the photo reader tells (the score, the verdict, the race); a doubt that changes any of them
+    is settled by the player."""
 
     field: str
     where: str
     read: Value
     alternatives: tuple[Value, ...]
     confidence: float
-    matters: bool
+    affects: tuple[str, ...]
+
+    @property
+    def matters(self) -> bool:
+        """True when the answer changes the score, the verdict or the race."""
+        return bool(self.affects)
 
     def to_json(self) -> dict[str, Any]:
         """The doubt as the page shows it."""
         return {"field": self.field, "where": self.where, "read": self.read,
                 "alternatives": list(self.alternatives), "confidence": round(self.confidence, 3),
-                "matters": self.matters}
+                "affects": list(self.affects), "matters": self.matters}
 
 
 @dataclass(frozen=True)
@@ -97,23 +102,10 @@ def read_photo(data: bytes, side: BoardSide) -> Reading:
     if scan.marks.side.name != side.name:
         raise TableError(f"the photo shows a sheet of side {scan.marks.side.name}; this table plays "
                          f"side {side.name}")
-    doubts = tuple(Doubt(u.field, u.where, u.read, tuple(u.alternatives), u.confidence,
-                         _matters(scan.marks, u.field, u.where, u.read, u.alternatives))
+    doubts = tuple(Doubt(u.field, u.where, u.read, tuple(u.alternatives), u.confidence, tuple(u.affects))
                    for u in scan.uncertain)
     obj = scan.to_json() | {"file": "photo"}
     return Reading(scan.marks, doubts, (), obj, overlay_png(scan, len(deck.cards)))
-
-
-def _outcome(marks: Marks) -> tuple[bool, dict[str, object] | None, dict[str, int | None]]:
-    """What a reading decides: the verdict, the score and the turns of the goals (the race)."""
-    report = validate(sheet_of(marks), designed_deck(), designed_scoring())
-    return report.ok, None if report.score is None else report.score.to_json(), report.goal_turns()
-
-
-def _matters(marks: Marks, field: str, where: str, read: Value, alternatives: tuple[Value, ...]) -> bool:
-    """True when some other value of this field changes the verdict, the score or the race."""
-    base = _outcome(settle_marks(marks, field, where, read))
-    return any(_outcome(settle_marks(marks, field, where, value)) != base for value in alternatives)
 
 
 def settle_marks(marks: Marks, field: str, where: str, value: Value) -> Marks:
@@ -223,6 +215,6 @@ def reading_to_json(reading: Reading) -> dict[str, Any]:
 def reading_from_json(obj: dict[str, Any], side: BoardSide, overlay: bytes | None) -> Reading:
     """A reading stored by `reading_to_json`."""
     doubts = tuple(Doubt(d["field"], d["where"], d["read"], tuple(d["alternatives"]), d["confidence"],
-                         d["matters"]) for d in obj["doubts"])
+                         tuple(d["affects"])) for d in obj["doubts"])
     return Reading(marks_from_json(obj["marks"], side), doubts, tuple(tuple(s) for s in obj["settled"]),
                    obj["scan"], overlay)

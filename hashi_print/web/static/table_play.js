@@ -127,6 +127,9 @@ function showPaper() {
     li.dataset.field = d.field;
     li.dataset.where = d.where;
     li.append(doubtText(d));
+    const stakes = document.createElement("small");
+    stakes.className = "stakes";
+    stakes.textContent = _("A misreading would change {what}.", {what: d.affects.map((a) => STAKES[a] || a).join(", ")});
     for (const value of [d.read, ...d.alternatives]) {
       const b = document.createElement("button");
       b.type = "button";
@@ -135,9 +138,14 @@ function showPaper() {
       b.addEventListener("click", () => settle(d, value));
       li.append(" ", b);
     }
+    li.append(document.createElement("br"), stakes);
     return li;
   }));
 }
+
+// What a misread mark would change, as the photo reader says.
+const STAKES = {score: _("the score"), verdict: _("whether the sheet keeps the rules"),
+  race: _("the race for the bonuses")};
 
 function doubtText(d) {
   const what = {number: _("Numeral on island {where}"), bridges: _("Bridges on lane {where}"),
