@@ -5,11 +5,12 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping
 
-from hashi_print.errors import FormatError
+from hashi_print.errors import FormatError, OptionError
 
 MAX_GRID = 60          # classic puzzles: at most 60x60
 MAX_LIST = 4000        # no list in any input needs more items (a 60x60 grid has 3600 cells)
 MAX_TEXT = 200         # names, labels, words
+MAX_SEED = 2**63 - 1   # seeds are whole numbers from 0 (Python's Random(-1) would repeat Random(1))
 
 
 def json_int(value: object, what: str, low: int, high: int) -> int:
@@ -76,3 +77,10 @@ def _escaped(ch: str) -> str:
     """One character as a Python-style escape."""
     code = ord(ch)
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def check_seed(seed: int, option: str = "--seed") -> int:
+    """Return `seed` when it is a seed: a whole number from 0 to MAX_SEED."""
+    if not 0 <= seed <= MAX_SEED:
+        raise OptionError(f"{option} {seed}: use a whole number from 0 to {MAX_SEED}")
+    return seed

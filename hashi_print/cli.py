@@ -10,7 +10,7 @@ from contextlib import closing
 
 import click
 
-from hashi_print.checks import visible
+from hashi_print.checks import check_seed, visible
 from hashi_print.errors import HashiError, OptionError
 from hashi_print.puzzle.book import MAX_BOOK_PUZZLES, MIXED, ORDERS
 from hashi_print.puzzle.model import GRADES, Status
@@ -106,6 +106,11 @@ def _time_limit_option(func):
                         default=DEFAULT_TIME_LIMIT, show_default=True,
                         help="Seconds the command may search before it stops (exit 2); a line on stderr "
                              "every 10 s says it is still working.")(func)
+
+
+def _count(n: int, word: str) -> str:
+    """`1 puzzle`, `2 puzzles`."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def emit_json(obj: object) -> None:
@@ -215,7 +220,8 @@ def generate(width: int, height: int, difficulty: str, count: int, seed: int, de
 
     stats = GenerationStats()
     started = time.perf_counter()
-    puzzles = generate_many(width, height, difficulty, count, random.Random(seed), density, stats=stats,
+    puzzles = generate_many(width, height, difficulty, count, random.Random(check_seed(seed)), density,
+                            stats=stats,
                             version=generator)
     for done, gp in enumerate(_with_progress(puzzles, count), start=1):
         if as_json:
@@ -495,6 +501,8 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
     if cover_file and profile != "kdp":
         raise OptionError("--cover makes a KDP paperback cover: use it with --profile kdp")
     if bank_file or mark_used:
+        if from_file:
+            raise OptionError("--from and --from-bank are two sources of puzzles: give one")
         if cover_file:
             raise OptionError("--cover is not available with --from-bank")
         _book_from_bank(bank_file, mark_used, count, size, sizes, difficulty, options, out, manifest)
@@ -508,8 +516,8 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
         grid_sizes = [parse_size(s) for s in (sizes.split(",") if sizes else [size])]
         requests = book_plan_requests(count, grid_sizes, difficulty)
         check_book_plan(requests, options, density)
-        puzzles = list(_with_progress(generate_puzzles(requests, seed, density, version=generator),
-                                       len(requests)))
+        made = generate_puzzles(requests, check_seed(seed), density, version=generator)
+        puzzles = list(_with_progress(made, len(requests)))
         with language(lang):
             note = _("seed {seed}").format(seed=seed)
     options = dataclasses.replace(options, note=note)
@@ -524,7 +532,7 @@ def book(count: int, size: str, sizes: str | None, difficulty: str, density: str
         write_atomic(manifest, json.dumps(result.manifest, indent=1) + "\n")
     for warning in result.warnings:
         click.echo(f"hashi-print: warning: {warning}", err=True)
-    click.echo(f"{path}  {len(puzzles)} puzzles, {result.pages} pages ({trim}, {profile})")
+    click.echo(f"{path}  {_count(len(puzzles), 'puzzle')}, {result.pages} pages ({trim}, {profile})")
     if covered:
         click.echo(f"{covered}  cover, {what}")
 
@@ -558,6 +566,8 @@ def sheet(side: str | None, layout: str | None, paper: str, fmt: str, out: str |
     turns and (from a record) the starting island onto the sheet (neatly, or by hand with --hand SEED):
     a picture for the rules or a test.
     """
+    if side and layout:
+        raise OptionError("--side and --layout both choose the board: give one")
     if fill_file is None:
         if fmt == "png":
             raise HashiError("--format png needs --fill (blank sheets print as pdf or svg)")
@@ -686,6 +696,7 @@ def design_cmd(seed: int, budget: int | None, compare_seeds: str, quick: bool, w
     from hashi_print.game.design_report import write_design
     from hashi_print.game.simulate import RichProgress
 
+    check_seed(seed)
     others = _seed_list(compare_seeds)
     check_writable(out_dir)
     layouts_dir = None if layouts_to is None else str(check_writable(layouts_folder(layouts_to)))
@@ -768,7 +779,7 @@ def _book_from_bank(bank_file: str | None, name: str | None, count: int, size: s
         if manifest:
             files.append((manifest, json.dumps(result.manifest, indent=1) + "\n"))
         record_book(conn, name, drawn, files)
-    click.echo(f"{path}  {len(puzzles)} puzzles from {bank_file}, marked used by {name.strip()!r}, "
+    click.echo(f"{path}  {_count(len(puzzles), 'puzzle')} from {bank_file}, marked used by {name.strip()!r}, "
                f"{result.pages} pages ({options.trim}, {options.profile})")
 
 

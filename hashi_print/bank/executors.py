@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import signal
 import threading
 import time
@@ -150,6 +151,9 @@ class DaskCluster:
                             "pip install 'hashi-print[cluster]'") from None
         if "://" not in address:
             address = f"tcp://{address}"
+        if not re.fullmatch(r"(tcp|tls|inproc|ucx|ws|wss)://[\w.\-\[\]:]+:\d{1,5}", address):
+            # Checked here: Dask's Client, given a bad address, waits for its own timeout at exit.
+            raise BankError(f"--scheduler {address!r}: expected an address like tcp://HOST:PORT")
         self.address = address
         self.timeout = timeout
 

@@ -412,13 +412,19 @@ def read_puzzle_lines(path: str | Path) -> list[PuzzleLine]:
     return parse_puzzle_lines(read_text(path), str(path))
 
 
+def _is_id_line(line: str) -> bool:
+    """Whether a line starts like a Tatham ID or a puzz.link URL."""
+    return "?hashi/" in line or re.match(r"^\d+x\d+[^:\s]*:", line) is not None
+
+
 def parse_puzzle_lines(text: str, source: str) -> list[PuzzleLine]:
     """Parse puzzles one per line (IDs, URLs or JSON objects), or one grid/.has/JSON puzzle."""
     text = text.removeprefix(BOM)
     lines = [(n, ln.strip()) for n, ln in enumerate(text.splitlines(), 1)]
     lines = [(n, ln) for n, ln in lines if ln and not ln.startswith("#")]
-    one_per_line = lines and all(
-        ln.startswith("{") or "?hashi/" in ln or re.match(r"^\d+x\d+[^:\s]*:", ln) for _, ln in lines)
+    # A file that starts with an ID or URL holds one puzzle a line (so a bad line is named by its number);
+    # one that starts with "{" does when every line does (else it is one JSON object over several lines).
+    one_per_line = lines and (_is_id_line(lines[0][1]) or all(ln.startswith("{") for _, ln in lines))
     if not one_per_line:
         return [(1, parse_puzzle(text, source), None, {})]
     if len(lines) > MAX_PUZZLES:

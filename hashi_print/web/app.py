@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import random
 import re
 import secrets
@@ -26,7 +27,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
-from hashi_print.errors import HashiError
+from hashi_print.errors import HashiError, OptionError
 from hashi_print.game.scoring import SoloLevel, load_scoring
 from hashi_print.i18n import (
     LANGUAGE_NAMES,
@@ -110,6 +111,10 @@ class Settings:
     body_seconds: float = 10.0
     idle_seconds: int = 5
     tables: tables.TableConfig = tables.TableConfig()
+
+    def __post_init__(self) -> None:
+        if not math.isfinite(self.seconds) or self.seconds <= 0:
+            raise OptionError(f"--time-limit {self.seconds}: use a number of seconds")
 
 
 def _static_files() -> dict[str, tuple[bytes, str]]:
