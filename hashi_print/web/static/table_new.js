@@ -15,3 +15,10 @@ document.getElementById("new-table").addEventListener("submit", async (e) => {
     setStatus(err.message, "error");
   }
 });
+
+// A player who has the code but not the link types it here.
+document.getElementById("join-code").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const typed = new FormData(e.target).get("code").replace(/[\s-]/g, "").toUpperCase();
+  location.assign(`/table/${encodeURIComponent(typed)}`);
+});
