@@ -29,15 +29,19 @@ from hashi_print.sheets.layout import (
 )
 from hashi_print.sheets.markers import CORNERS
 
-FLAG_COLORS = {"red": "#d62728", "blue": "#1f5fbf"}
+# Red light and blue dark, so that a grey print still tells them apart by their grey (56 % and 81 % black
+# by luminance), and by shape and letter.
+FLAG_COLORS = {"red": "#e0442b", "blue": "#15336f"}
 # The letter on each flag's cloth; the same in every language (rot/rouge/rosso, blau/bleu/blu).
 FLAG_LETTERS = {"red": "R", "blue": "B"}
-FLAG_LETTER_MIN_PT = 6.0
-FLAG_MIN_MM = 2.6          # the smallest cloth that holds a 6 pt letter
+FLAG_LETTER_MIN_PT = 8.0
+FLAG_MIN_MM = 3.2          # the smallest cloth that holds an 8 pt letter
 FLAG_POLE_GAP = 0.9        # bare pole below the cloth, as a share of the cloth's height
 NEW_THIS_TURN = "#e07b00"
 LANE_DOTS = "#7a7a7a"
-LANE_TRACK = "#c9d6e8"
+# The two faint tracks a double bridge is drawn on: light, but 35 % black by luminance, so that a mono
+# printer keeps them (a lighter tint is dropped or dithered away).
+LANE_TRACK = "#95a9c9"
 RULER_TEXT_GAP = 3.0  # mm between the print-scale sentence and the ruler or the corner marker
 GOAL_TEXT = {"red": N_("all 4 red flags circled"), "blue": N_("all 3 blue flags circled"),
              "six": N_("6 circled islands joined by bridges")}
@@ -106,7 +110,7 @@ def draw_board(cv: Canvas, side: BoardSide, bg: BoardGeometry, *, state=None, pr
         dx, dy = (0.0, bg.track) if horizontal else (bg.track, 0.0)
         with cv.group(f"{prefix}lane-{name}"):
             for s in (-1, 1):
-                cv.line(x1 + s * dx, y1 + s * dy, x2 + s * dx, y2 + s * dy, width=0.15, color=LANE_TRACK)
+                cv.line(x1 + s * dx, y1 + s * dy, x2 + s * dx, y2 + s * dy, width=0.18, color=LANE_TRACK)
             cv.line(x1, y1, x2, y2, width=dot, color=LANE_DOTS, dash=(0.0, dot * 2.8), cap="round")
     if state is not None:
         new = set(highlight or ())
@@ -260,7 +264,7 @@ def _goal_mark(cv: Canvas, goal: str, right: float, mid: float) -> None:
     """Draw a goal's small symbol ending at `right`, centred on `mid`: its flag, or three joined circles."""
     if goal in FLAG_COLORS:
         # The smallest cloth on a short pole, so that the flag fits its row.
-        pole, h = 2.0, FLAG_MIN_MM
+        pole, h = 1.0, FLAG_MIN_MM
         top = mid - (FLAG_POLE_GAP * pole + h) / 2
         width = (2.0 if goal == "red" else 1.35) * h
         draw_flag(cv, right - width, top + FLAG_POLE_GAP * pole + h, pole, goal)

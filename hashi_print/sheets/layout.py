@@ -20,6 +20,11 @@ MARGIN = 8.0
 MARKER = 12.0
 RULER_MM = 50.0
 MIN_ISLAND_R = 4.5
+# An island's radius as a share of the pitch between cell centres. Letter paper is shorter than A4, so
+# its islands get a larger share: side B's islands are 10 mm across there (9.1 mm at 0.3) and their
+# numeral box 6 mm.
+ISLAND_SHARE = {"a4": 0.3, "letter": 0.33}
+MAX_ISLAND_R = 7.0
 TURNS = 17
 TURN_ROW_H = 8.0  # the turn tracker's boxes, crossed off one a turn
 GOAL_ROW_H = 4.6  # each goal's row of boxes under them
@@ -46,9 +51,10 @@ class BoardGeometry:
                 max(ys) - min(ys) + 2 * self.r)
 
 
-def board_geometry(side: BoardSide, x0: float, y0: float, pitch: float) -> BoardGeometry:
-    """Place a side's grid with cell (0, 0)'s centre at (x0, y0) and `pitch` mm between cell centres."""
-    r = min(0.3 * pitch, 7.0)
+def board_geometry(side: BoardSide, x0: float, y0: float, pitch: float, share: float = 0.3) -> BoardGeometry:
+    """Place a side's grid with cell (0, 0)'s centre at (x0, y0), `pitch` mm between cell centres and islands
+    of radius `share` x pitch (at most 7 mm)."""
+    r = min(share * pitch, MAX_ISLAND_R)
     centres = tuple((x0 + c * pitch, y0 + row * pitch) for row, c in side.geometry.positions)
     gap = r + 0.8
     segs = []
@@ -108,12 +114,13 @@ def sheet_layout(side: BoardSide, paper: str = "a4", cards: int = 18, custom: bo
     card_top = turn_top - 19.0
     board_top, board_bottom = MARGIN + MARKER + 5.0, card_top - 5.0
     pitch = min(inner / side.cols, (board_bottom - board_top) / side.rows, 24.0)
-    if min(0.3 * pitch, 7.0) < MIN_ISLAND_R:
+    share = ISLAND_SHARE[paper]
+    if min(share * pitch, MAX_ISLAND_R) < MIN_ISLAND_R:
         raise LayoutError(f"a {side.rows}x{side.cols} grid does not fit on {paper} with islands of at least "
                           f"{2 * MIN_ISLAND_R:g} mm; use at most 10 rows and 13 columns")
     x0 = w / 2 - (side.cols - 1) * pitch / 2
     y0 = (board_top + board_bottom) / 2 - (side.rows - 1) * pitch / 2
-    board = board_geometry(side, x0, y0, pitch)
+    board = board_geometry(side, x0, y0, pitch, share)
 
     slot_w = inner / cards
     card_slots = tuple((left + k * slot_w + 0.6, card_top + 4.0, slot_w - 1.2, 13.0) for k in range(cards))

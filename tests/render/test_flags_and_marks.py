@@ -21,6 +21,7 @@ from hashi_print.game.scoring import load_scoring
 from hashi_print.render.leaflet import leaflet_examples, render_leaflet
 from hashi_print.render.sheet import render_sheet
 from hashi_print.render.solo import render_solo, solo_levels
+from tests.pdfink import page_ink
 from tests.pdftext import page_texts
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
@@ -103,16 +104,17 @@ def test_red_and_blue_flags_are_told_apart_on_a_grey_print(tmp_path, data, which
     flags = [isl.flag for isl in sorted(side.islands, key=lambda i: (i.row, i.col)) if isl.flag]
     expected = ["triangle" if f == "red" else "banner" for f in flags] + ["triangle", "banner"] * 2
     assert [b.shape for b in shapes] == expected
-    # In grey the two colours are about the same: the shape, not the colour, is what tells them apart.
+    # In grey the two colours still differ clearly (red light, blue dark), besides their shapes.
     red = np.mean([b.grey for b in shapes if b.shape == "triangle"])
     blue = np.mean([b.grey for b in shapes if b.shape == "banner"])
-    assert abs(red - blue) < 30
-    # Each flag carries its letter: the one text item printed inside its box.
+    assert red - blue >= 40, (red, blue)
+    # Each flag carries its letter, at 8 pt or more: the one text item printed inside its box.
     texts = page_texts(PdfReader(pdf))
     for b in shapes:
-        inside = [t for t, x, y, size in texts
+        inside = [(t, size) for t, x, y, size in texts
                   if b.x - 0.5 <= x <= b.x + b.w + 0.5 and b.y - 0.5 <= y <= b.y + b.h + 0.5 and size >= 6.0]
-        assert inside == ["R" if b.shape == "triangle" else "B"]
+        assert [t for t, _ in inside] == ["R" if b.shape == "triangle" else "B"]
+        assert inside[0][1] >= 8.0 - 1e-6
 
 
 def flag_polygons(root: ET.Element) -> list[tuple[str, int, str]]:
@@ -137,8 +139,8 @@ def test_sheet_leaflet_and_solo_table_draw_the_same_flags(tmp_path, data):
     }
     for name, path in pages.items():
         found = flag_polygons(ET.parse(path).getroot())
-        reds = [f for f in found if f[0] == "#d62728"]
-        blues = [f for f in found if f[0] == "#1f5fbf"]
+        reds = [f for f in found if f[0] == "#e0442b"]
+        blues = [f for f in found if f[0] == "#15336f"]
         assert reds and blues, name
         assert all(n == 3 and letter == "R" for _, n, letter in reds), name
         assert all(n == 4 and letter == "B" for _, n, letter in blues), name
@@ -313,3 +315,42 @@ def test_a_filled_record_writes_its_starting_island_into_the_box(tmp_path):
     inside = [t.text for t in root.iter(f"{SVG}text")
               if sx < float(t.get("x")) < sx + sw and sy + sh / 2 < float(t.get("y")) <= sy + sh]
     assert inside == [label]
+
+
+def darkness(colour: tuple) -> float:
+    """How much black a stroke colour prints as on a mono printer: 1 - luminance (0 white, 1 black)."""
+    op, *v = colour
+    if op.lower() == "rg":
+        return 1 - (0.299 * v[0] + 0.587 * v[1] + 0.114 * v[2])
+    if op.lower() == "k":
+        return 1 - (1 - v[3]) * (1 - max(v[:3]))
+    return 1 - v[0]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("which", [0, 1])
+def test_every_line_of_a_sheet_is_dark_enough_for_a_mono_printer(tmp_path, data, which, paper):
+    side, deck, scoring = data[which], data[2], data[3]
+    pdf = render_sheet(side, deck, scoring, paper, "pdf", tmp_path / "sheet.pdf")
+    _, inks = page_ink(PdfReader(pdf), 0)
+    strokes = [i for i in inks if i.stroked]
+    assert strokes
+    light = sorted({round(darkness(i.stroke), 3) for i in strokes if darkness(i.stroke) < 0.3})
+    assert not light, light
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_letter_sheets_have_10_mm_islands_or_a_6_mm_numeral_box(tmp_path, data, which):
+    side, deck, scoring = data[which], data[2], data[3]
+    pdf = render_sheet(side, deck, scoring, "letter", "pdf", tmp_path / "sheet.pdf")
+    _, inks = page_ink(PdfReader(pdf), 0)
+    # Island circles: white, outlined, the largest round shapes; numeral boxes: the squares inside them.
+    circles = [i.box for i in inks if i.filled and i.stroked and i.box[2] - i.box[0] > 7
+               and abs((i.box[2] - i.box[0]) - (i.box[3] - i.box[1])) < 0.05]
+    assert len(circles) == len(side.islands)
+    boxes = [i.box for i in inks if i.stroked and not i.filled and any(
+        c[0] < i.box[0] and i.box[2] < c[2] and c[1] < i.box[1] and i.box[3] < c[3] for c in circles)
+        and abs((i.box[2] - i.box[0]) - (i.box[3] - i.box[1])) < 0.05]
+    island = min(c[2] - c[0] for c in circles)
+    box = min(b[2] - b[0] for b in boxes)
+    assert island >= 10.0 or box >= 6.0, (island, box)

@@ -401,7 +401,6 @@ def test_japanese_says_asobikata_for_the_game_and_tokikata_for_classic_puzzles()
                             (None, "The roll-and-write game")}
     assert {msgid for _ctx, msgid in uses["解き方"]} == {
         "How to play", "Classic puzzles (Hashiwokakero)",
-        "The rules and a worked example are inside; the solutions are at the back of the book.",
         "The rules and a worked example are inside; under each puzzle is the page of its solution.",
         "Techniques are ranked easy, medium, hard and expert. A puzzle's difficulty is the highest level "
         "its easiest solution path needs."}
