@@ -412,3 +412,14 @@ def test_a_table_that_keeps_photos_keeps_them_after_scoring(client, db):
     with sqlite3.connect(db) as conn:
         kept = conn.execute("SELECT photo, overlay FROM seats WHERE code = ?", (code,)).fetchone()
     assert kept[0] == picture and kept[1][:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_refusal_speaks_the_language_the_browser_asks_for(client):
+    code, host = new_table(client)
+    (ann,) = seated(client, code, [("Ann", "phone")])
+    api = f"/api/tables/{code}"
+    german = {"Accept-Language": "de-DE,de;q=0.9"}
+    refused(client.post(f"{api}/reveal", headers=bearer(ann) | german), 403, "nur der Gastgeber")
+    refused(client.post(f"{api}/reveal", headers=bearer(host) | {"Accept-Language": "ja"}), 409,
+            "Ann の準備を待っています")
+    refused(client.get("/api/tables/ABCDEFGH", headers={"Accept-Language": "fr"}), 404, "aucune table")

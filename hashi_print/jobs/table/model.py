@@ -15,6 +15,7 @@ from hashi_print.game.deck import CARDS_PLAYED, GOALS, Card, Deck, load_deck
 from hashi_print.game.rules import GameState, Move, apply, new_game, setup_violations
 from hashi_print.game.scoring import Scoring, load_scoring
 from hashi_print.game.simulate import deal
+from hashi_print.i18n import _
 from hashi_print.sheets.formats import (
     format_record,
     parse_bridge,
@@ -134,7 +135,7 @@ def clean_code(code: str) -> str:
     """A code as typed (any case, spaces or dashes) in its stored form, or NoTable when it cannot be one."""
     typed = re.sub(r"[\s-]", "", code).upper()
     if len(typed) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in typed):
-        raise NoTable(f"there is no table with the code {code[:20]!r}")
+        raise NoTable(_("there is no table with the code {code}").format(code=repr(code[:20])))
     return typed
 
 
@@ -177,7 +178,7 @@ def check_setup(table: Table, island: object, numeral: object) -> tuple[str, int
     index = side.label_index[island.upper()]
     broken = setup_violations(side, index, numeral)
     if broken:
-        raise TableError(f"setup refused: {broken[0].message}")
+        raise TableError(_("setup refused: {reason}").format(reason=broken[0].message))
     return side.islands[index].label, numeral
 
 
@@ -193,7 +194,8 @@ def parse_move(side: BoardSide, numeral: object, bridges: object, turn: int) -> 
         for a, b in parse_bridge(side, token, turn):
             lane = side.geometry.lane_between(a, b)
             if lane is None:
-                raise RuleError(f"{token}: there is no lane between those islands", rule="bridge-lane",
+                raise RuleError(_("{token}: there is no lane between those islands").format(token=token),
+                                rule="bridge-lane",
                                 where=token)
             lanes.append(lane)
     place = parse_numeral(side, numeral, turn) if numeral else None
@@ -225,13 +227,14 @@ def play_turn(table: Table, seat: int, turn: int, numeral: object, bridges: obje
     """Referee one phone turn; return the move and the sheet after it, or raise naming the broken rule."""
     player = table.seats[seat]
     if player.mode != "phone":
-        raise NotAllowed("this seat plays on paper: send its sheet when the game ends")
+        raise NotAllowed(_("this seat plays on paper: send its sheet when the game ends"))
     if not 1 <= turn <= CARDS_PLAYED:
         raise TableError(f"a game has turns 1 to {CARDS_PLAYED}")
     if turn > table.turn:
-        raise NotNow(f"card {turn} is not revealed yet")
+        raise NotNow(_("card {turn} is not revealed yet").format(turn=turn))
     if turn != len(player.moves) + 1:
-        raise NotNow(f"your sheet is at turn {len(player.moves)}: play turn {len(player.moves) + 1} next")
+        raise NotNow(_("your sheet is at turn {turn}: play turn {next} next").format(
+            turn=len(player.moves), next=len(player.moves) + 1))
     state = phone_state(table, seat)
     move = parse_move(table.board, numeral, bridges, turn)
     return move, apply(state, table.cards[turn - 1], move)
@@ -257,7 +260,7 @@ def record_text(table: Table, seat: int) -> str:
     player = table.seats[seat]
     if player.mode == "paper":
         if player.sheet is None:
-            raise NotNow(f"{player.name}'s sheet is not in yet")
+            raise NotNow(_("{player}'s sheet is not in yet").format(player=player.name))
         return player.sheet
     side = table.board
     moves = [parse_move(side, place, list(lanes), n) for n, (place, lanes) in enumerate(player.moves, 1)]

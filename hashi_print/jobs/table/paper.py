@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from hashi_print.errors import HashiError
 from hashi_print.game.board import BoardSide
 from hashi_print.game.deck import GOALS
+from hashi_print.i18n import _
 from hashi_print.jobs.table.model import TableError, TooLarge, designed_deck, designed_scoring
 from hashi_print.scan.overlay import overlay_png
 from hashi_print.scan.read import ScanStatus, scan_file
@@ -70,8 +71,8 @@ class Reading:
 def check_photo_size(width: int, height: int) -> None:
     """Refuse a picture with more pixels than a table takes."""
     if width * height > MAX_PHOTO_PIXELS:
-        raise TooLarge(f"the photo has {width}x{height} pixels; a table takes at most "
-                       f"{MAX_PHOTO_PIXELS // 1_000_000} megapixels")
+        text = _("the photo has {width}x{height} pixels; a table takes at most {most} megapixels")
+        raise TooLarge(text.format(width=width, height=height, most=MAX_PHOTO_PIXELS // 1_000_000))
 
 
 def photo_dimensions(data: bytes) -> tuple[int, int]:
@@ -84,13 +85,13 @@ def photo_dimensions(data: bytes) -> tuple[int, int]:
         with Image.open(io.BytesIO(data)) as picture:
             return picture.size
     except (UnidentifiedImageError, OSError, ValueError):
-        raise TableError("the photo is not a JPEG or PNG picture") from None
+        raise TableError(_("the photo is not a JPEG or PNG picture")) from None
 
 
 def read_photo(data: bytes, side: BoardSide) -> Reading:
     """Read a photo of a filled sheet of `side`; the picture itself is deleted as soon as it is read."""
     if len(data) > MAX_PHOTO_BYTES:
-        raise TooLarge(f"the photo is larger than {MAX_PHOTO_BYTES // 2**20} MB")
+        raise TooLarge(_("the photo is larger than {most} MB").format(most=MAX_PHOTO_BYTES // 2**20))
     check_photo_size(*photo_dimensions(data))
     deck, scoring = designed_deck(), designed_scoring()
     with tempfile.TemporaryDirectory(prefix="hashi-table-") as folder:
@@ -98,10 +99,11 @@ def read_photo(data: bytes, side: BoardSide) -> Reading:
         path.write_bytes(data)
         scan = scan_file(path, deck, scoring, None)
     if scan.status is ScanStatus.UNREADABLE or scan.marks is None:
-        raise TableError(f"the photo cannot be read: {(scan.error or 'no sheet found').split(': ', 1)[-1]}")
+        raise TableError(_("the photo cannot be read: {reason}").format(
+            reason=(scan.error or "no sheet found").split(": ", 1)[-1]))
     if scan.marks.side.name != side.name:
-        raise TableError(f"the photo shows a sheet of side {scan.marks.side.name}; this table plays "
-                         f"side {side.name}")
+        raise TableError(_("the photo shows a sheet of side {photo}; this table plays side {side}").format(
+            photo=scan.marks.side.name, side=side.name))
     doubts = tuple(Doubt(u.field, u.where, u.read, tuple(u.alternatives), u.confidence, tuple(u.affects))
                    for u in scan.uncertain)
     obj = scan.to_json() | {"file": "photo"}
@@ -176,9 +178,10 @@ def typed_sheet(text: object, side: BoardSide, name: str) -> str:
     except HashiError as err:
         raise TableError(str(err)) from None
     if not isinstance(doc, Sheet):
-        raise TableError("send the finished sheet (hashi-sheet 1); a paper player has no game record")
+        raise TableError(_("send the finished sheet (hashi-sheet 1); a paper player has no game record"))
     if doc.side.name != side.name:
-        raise TableError(f"the sheet is for side {doc.side.name}; this table plays side {side.name}")
+        raise TableError(_("the sheet is for side {sheet}; this table plays side {side}").format(
+            sheet=doc.side.name, side=side.name))
     return format_sheet(dataclasses.replace(doc, player=name))
 
 

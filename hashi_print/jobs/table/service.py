@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hashi_print.game.deck import CARDS_PLAYED
+from hashi_print.i18n import _
 from hashi_print.jobs.table import paper
 from hashi_print.jobs.table.model import (
     MAX_SEATS,
@@ -94,15 +95,15 @@ def create(store: TableStore, side: object, seed: object, keep_photos: object = 
 def who(store: TableStore, code: str, token: str | None) -> Who:
     """Whom the token names at the table (NoToken when it names nobody there)."""
     if not token:
-        raise NoToken("this needs the token you got when you made or joined the table "
-                      "(Authorization: Bearer ...)")
+        raise NoToken(_("this needs the token you got when you made or joined the table "
+                        "(Authorization: Bearer ...)"))
     db = store.db
     load_table(db, code, _oldest(time.time()))
     if is_host(db, code, token):
         return Who(True)
     seat = seat_of_token(db, code, token)
     if seat is None:
-        raise NoToken("this token belongs to no one at this table")
+        raise NoToken(_("this token belongs to no one at this table"))
     return Who(False, seat)
 
 
@@ -110,7 +111,7 @@ def _player(store: TableStore, code: str, token: str | None) -> int:
     """The seat of the player the token names (the host has none)."""
     found = who(store, code, token)
     if found.host or found.seat is None:
-        raise NotAllowed("the host's token plays no sheet; use a player's token")
+        raise NotAllowed(_("the host's token plays no sheet; use a player's token"))
     return found.seat
 
 
@@ -122,8 +123,8 @@ def join(store: TableStore, code: str, name: object, mode: object, address: str,
         tries = db.execute("SELECT COUNT(*) FROM joins WHERE address = ? AND at > ?",
                            (address, now - 60)).fetchone()[0]
         if tries >= JOINS_PER_MINUTE:
-            raise TooMany(f"too many join attempts from this address; wait a minute "
-                          f"(at most {JOINS_PER_MINUTE} a minute)")
+            raise TooMany(_("too many join attempts from this address; wait a minute (at most {most} a "
+                            "minute)").format(most=JOINS_PER_MINUTE))
         db.execute("INSERT INTO joins (address, at) VALUES (?, ?)", (address, now))
     code = clean_code(code)
     name = player_name(name)
@@ -133,9 +134,9 @@ def join(store: TableStore, code: str, name: object, mode: object, address: str,
     with store.write() as db:
         table = load_table(db, code, _oldest(now))
         if table.turn:
-            raise NotNow("the game has started: players join before the first card is revealed")
+            raise NotNow(_("the game has started: players join before the first card is revealed"))
         if len(table.seats) >= MAX_SEATS:
-            raise NotNow(f"the table is full ({MAX_SEATS} players)")
+            raise NotNow(_("the table is full ({most} players)").format(most=MAX_SEATS))
         seat = len(table.seats)
         db.execute("INSERT INTO seats (code, seat, name, mode, token) VALUES (?, ?, ?, ?, ?)",
                    (code, seat, name, mode, token_hash(token)))
@@ -151,7 +152,7 @@ def give_setup(store: TableStore, code: str, token: str | None, island: object,
     with store.write() as db:
         table = load_table(db, code, _oldest(time.time()))
         if table.turn:
-            raise NotNow("the setup is done before the first card is revealed")
+            raise NotNow(_("the setup is done before the first card is revealed"))
         label, value = check_setup(table, island, numeral)
         db.execute("UPDATE seats SET gives = ? WHERE code = ? AND seat = ?",
                    (json.dumps([label, value]), code, seat))
@@ -164,17 +165,17 @@ def reveal(store: TableStore, code: str, token: str | None) -> dict[str, Any]:
     """Reveal the next card (the host only, once every sheet has its setup)."""
     code = clean_code(code)
     if not who(store, code, token).host:
-        raise NotAllowed("only the host reveals cards")
+        raise NotAllowed(_("only the host reveals cards"))
     with store.write() as db:
         table = load_table(db, code, _oldest(time.time()))
         if table.turn >= CARDS_PLAYED:
-            raise NotNow(f"all {CARDS_PLAYED} cards are revealed")
+            raise NotNow(_("all {cards} cards are revealed").format(cards=CARDS_PLAYED))
         if not table.seats:
-            raise NotNow("no player has joined yet")
+            raise NotNow(_("no player has joined yet"))
         waiting = [table.seats[(s.seat - 1) % len(table.seats)].name for s in table.seats
                    if table.setup_of(s.seat) is None]
         if waiting:
-            raise NotNow(f"waiting for the setup from {', '.join(waiting)}")
+            raise NotNow(_("waiting for the setup from {players}").format(players=", ".join(waiting)))
         turn = table.turn + 1
         card = table.cards[turn - 1]
         db.execute("UPDATE tables SET turn = ? WHERE code = ?", (turn, code))
@@ -210,12 +211,12 @@ def _paper_seat(table: Table, seat: int) -> None:
     """Refuse a paper sheet from a phone player, before the last card, or twice."""
     player = table.seats[seat]
     if player.mode != "paper":
-        raise NotAllowed("this seat plays on a phone: its turns are its record")
+        raise NotAllowed(_("this seat plays on a phone: its turns are its record"))
     if table.turn < CARDS_PLAYED:
-        raise NotNow(f"paper sheets are handed in after card {CARDS_PLAYED}; "
-                     f"{CARDS_PLAYED - table.turn} to come")
+        raise NotNow(_("paper sheets are handed in after card {last}; {left} to come").format(
+            last=CARDS_PLAYED, left=CARDS_PLAYED - table.turn))
     if player.done:
-        raise NotNow("your sheet is already in")
+        raise NotNow(_("your sheet is already in"))
 
 
 def paper_seat(store: TableStore, code: str, token: str | None) -> tuple[Table, int]:
@@ -261,7 +262,7 @@ def settle(store: TableStore, code: str, token: str | None, field: object, where
         _paper_seat(table, seat)
         reading = _stored_reading(db, table, seat)
         if reading is None:
-            raise NotNow("send a photo of your sheet first")
+            raise NotNow(_("send a photo of your sheet first"))
         reading = paper.settle(reading, field, where, value)
         db.execute("UPDATE seats SET reading = ? WHERE code = ? AND seat = ?",
                    (json.dumps(paper.reading_to_json(reading)), code, seat))
@@ -345,7 +346,7 @@ def seat_record(store: TableStore, code: str, seat: object) -> tuple[str, str]:
     if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
         raise TableError(f"this table has seats 0 to {len(table.seats) - 1}")
     if table.scoreboard is None:
-        raise NotNow("records are downloaded once every sheet is in and the table is scored")
+        raise NotNow(_("records are downloaded once every sheet is in and the table is scored"))
     return record_name(table, seat), record_text(table, seat)
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hashi_print.errors import HashiError
+from hashi_print.i18n import _
 from hashi_print.jobs.table.model import NoTable, Seat, Table
 
 SCHEMA = """
@@ -114,7 +115,8 @@ def load_table(db: sqlite3.Connection, code: str, oldest: float) -> Table:
     row = db.execute("SELECT side, seed, turn, keep_photos, scoreboard, touched FROM tables WHERE code = ?",
                      (code,)).fetchone()
     if row is None or row[5] < oldest:
-        raise NoTable(f"there is no table with the code {code} (tables expire a day after their last move)")
+        raise NoTable(_("there is no table with the code {code} (tables expire a day after their last move)")
+                      .format(code=code))
     side, seed, turn, keep, board, _touched = row
     seats = tuple(Seat(seat, name, mode, None if gives is None else tuple(json.loads(gives)),
                        tuple((m[0], tuple(m[1])) for m in json.loads(moves)), sheet, bool(done))
