@@ -108,22 +108,28 @@ def _side_block(cv: Canvas, scoring: Scoring, side: str, left: float, y: float, 
     rows = solo_levels(scoring, side)
     per_level = level_bands(scoring, side, [level for level, _limits in rows])
     y += 4.0
-    col0, colw, rowh = (18.0, 24.0, 8.5) if per_level else (28.0, 31.0, 8.5)
+    col0, colw, rowh = limit_columns(rows, per_level is not None, width)
     table_w = col0 + colw * len(GOALS)
+    names = [_(level) for level, _limits in rows]
+    cells = [[_limit_text(limits.get(goal)) for goal in GOALS] for _level, limits in rows]
+    # One size for every level name and one for every cell, each the largest at which all of them fit
+    # with a clear margin from the cell's lines.
+    name_pt = min(fit_text(n, col0 - 2 * CELL_PAD, 10, HOME_MIN_TEXT_PT)[0] for n in names)
+    cell_pt = min(fit_text(t, colw - 2 * CELL_PAD, 10, HOME_MIN_TEXT_PT, bold=True)[0]
+                  for row in cells for t in row)
     with cv.group(f"solo-limits-{side}"):
         cv.rect(left, y, table_w, rowh, stroke=None, fill="#e8eef8")
-        draw_fitted(cv, left + 2.0, y + 5.8, _("Level"), col0 - 3.0, size_pt=9, min_pt=HOME_MIN_TEXT_PT,
-                    bold=True)
+        draw_fitted(cv, left + CELL_PAD, y + 5.8, _("Level"), col0 - 2 * CELL_PAD, size_pt=9,
+                    min_pt=HOME_MIN_TEXT_PT, bold=True)
         _goal_heads(cv, scoring, left + col0, y, colw, rowh)
-        for r, (level, limits) in enumerate(rows):
+        for r, (level, _limits) in enumerate(rows):
             yy = y + (r + 1) * rowh
             cv.line(left, yy, left + table_w, yy, width=0.2, color="#999999")
-            draw_fitted(cv, left + 2.0, yy + 5.8, _(level), col0 - 3.0, size_pt=10, min_pt=HOME_MIN_TEXT_PT)
+            draw_fitted(cv, left + CELL_PAD, yy + 5.8, names[r], col0 - 2 * CELL_PAD, size_pt=name_pt,
+                        min_pt=name_pt)
             for k, goal in enumerate(GOALS):
-                limit = limits.get(goal)
-                txt = "\u2013" if limit is None else _("by turn {turn}").format(turn=limit)
-                draw_fitted(cv, left + col0 + k * colw + colw / 2, yy + 5.8, txt, colw - 2.0, size_pt=10,
-                            min_pt=HOME_MIN_TEXT_PT, anchor="middle", bold=True,
+                draw_fitted(cv, left + col0 + k * colw + colw / 2, yy + 5.8, cells[r][k], colw - 2 * CELL_PAD,
+                            size_pt=cell_pt, min_pt=cell_pt, anchor="middle", bold=True,
                             id=f"solo-{side}-{level}-{goal}")
         bottom = y + (len(rows) + 1) * rowh
         cv.rect(left, y, table_w, bottom - y, width=0.4)
@@ -144,6 +150,32 @@ def _side_block(cv: Canvas, scoring: Scoring, side: str, left: float, y: float, 
                 draw_fitted(cv, rx + 15.0, yy, _(words), room - 15.0, size_pt=9, min_pt=HOME_MIN_TEXT_PT)
         bottom = max(bottom, y + (len(bands) + 1) * 6.5 + 2.0)
     return bottom + 4.0
+
+
+CELL_PAD = 1.5  # mm between a table cell's text and its lines
+
+
+def _limit_text(limit: int | None) -> str:
+    """A goal's turn limit as the table prints it, or a dash where the level has none."""
+    return "\u2013" if limit is None else _("by turn {turn}").format(turn=limit)
+
+
+def limit_columns(rows: list[tuple[str, dict[str, int]]], per_level: bool,
+                  width: float) -> tuple[float, float, float]:
+    """The level column's width, each goal column's width and the row height of a side's limit table.
+
+    Columns are as wide as their widest text at 10 pt plus a margin, at least the usual 18 (or 28) and
+    24 (or 31) mm, and the table takes at most 62 % of the width when the ratings sit beside it.
+    """
+    least0, leastw = (18.0, 24.0) if per_level else (28.0, 31.0)
+    names = max(text_width(_(level), 10) for level, _limits in rows) + 2 * CELL_PAD
+    cells = max(text_width(_limit_text(limits.get(goal)), 10, bold=True) for _level, limits in rows
+                for goal in GOALS) + 2 * CELL_PAD
+    col0, colw = max(least0, names), max(leastw, cells)
+    room = width * (0.62 if per_level else 1.0)
+    if col0 + len(GOALS) * colw > room:
+        colw = max(leastw, (room - col0) / len(GOALS))
+    return col0, colw, 8.5
 
 
 def band_span(bands: tuple[tuple[int, str], ...], words: str) -> str:

@@ -354,3 +354,23 @@ def test_letter_sheets_have_10_mm_islands_or_a_6_mm_numeral_box(tmp_path, data, 
     island = min(c[2] - c[0] for c in circles)
     box = min(b[2] - b[0] for b in boxes)
     assert island >= 10.0 or box >= 6.0, (island, box)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "it", "ko", "ja"])
+def test_solo_limit_tables_keep_their_text_clear_of_the_frame_and_one_size_per_column(tmp_path, lang):
+    # The designed scoring: its levels are the ones printed in the kit (easy, normal, hard).
+    pdf = render_solo(load_scoring(), "a4", "pdf", tmp_path / "solo.pdf", lang=lang)
+    glyphs, inks = page_ink(PdfReader(pdf), 0)
+    frames = sorted((i.box for i in inks if i.stroked and not i.filled and i.box[2] - i.box[0] > 50
+                     and i.box[3] - i.box[1] > 20), key=lambda b: (round(b[1]), b[0]))
+    limit_tables = [f for f in frames if not any(g[1] == f[1] and g[0] < f[0] for g in frames)]
+    assert len(limit_tables) == 2
+    for left, top, right, bottom in limit_tables:
+        inside = [g for g in glyphs if left < g.box[0] and g.box[2] < right + 5 and top < g.box[1] < bottom]
+        assert inside
+        for g in inside:
+            assert g.box[0] - left >= 1.0 and right - g.box[2] >= 1.0, (lang, g.text)
+        # The level names (the first column, below the heading row) share one size of 9 pt or more.
+        names = [g for g in inside if g.box[0] - left < 3.0 and g.box[1] > top + 8.0]
+        sizes = {round(g.size, 2) for g in names}
+        assert len(sizes) == 1 and names[0].size >= 9.0, [(g.text, g.size) for g in names]
