@@ -124,7 +124,7 @@ class WorkPool:
             ready = False
         if ready:
             self._release(worker)
-        else:
+        elif not self._closed:
             log.error("a worker process failed to start")
             self._end(worker)
 
