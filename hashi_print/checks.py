@@ -1,7 +1,8 @@
-"""Typed, bounded values out of parsed JSON: the checks every reader applies before it trusts a field."""
+"""Typed, bounded values out of parsed JSON, and the checks of option values every reader applies."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Mapping
 
@@ -84,3 +85,19 @@ def check_seed(seed: int, option: str = "--seed") -> int:
     if not 0 <= seed <= MAX_SEED:
         raise OptionError(f"{option} {seed}: use a whole number from 0 to {MAX_SEED}")
     return seed
+
+
+def check_isbn(isbn: str) -> str:
+    """Return the ISBN without an "ISBN" prefix when its check digit is right (ISBN-13 or -10), else raise."""
+    bare = re.sub(r"^\s*ISBN(?:-1[03])?:?\s*", "", isbn[:60], flags=re.IGNORECASE).strip()
+    if not isbn:
+        return isbn
+    digits = re.sub(r"[\s-]", "", bare).upper()
+    ok = False
+    if re.fullmatch(r"97[89]\d{10}", digits):
+        ok = sum(int(d) * (1 if i % 2 == 0 else 3) for i, d in enumerate(digits)) % 10 == 0
+    elif re.fullmatch(r"\d{9}[\dX]", digits):
+        ok = sum((10 - i) * (10 if d == "X" else int(d)) for i, d in enumerate(digits)) % 11 == 0
+    if not ok:
+        raise OptionError(f"--isbn {isbn[:40]!r} is not a valid ISBN-13 or ISBN-10 (check digit or length)")
+    return bare

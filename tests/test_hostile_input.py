@@ -267,8 +267,8 @@ def test_design_and_kit_check_their_folder_before_working(write, monkeypatch) ->
 
     def never(*args, **kwargs):
         raise AssertionError("work started before the destination was checked")
-    monkeypatch.setattr("hashi_print.game.design.design", never)
-    monkeypatch.setattr("hashi_print.render.kit.build_kit", never)
+    monkeypatch.setattr("hashi_print.jobs.design.design", never)
+    monkeypatch.setattr("hashi_print.jobs.kit.build_kit", never)
     bad_input(run("design", "--out", blocker + "/design"), "not-a-folder")
     bad_input(run("kit", "--out", blocker + "/kit"))
 

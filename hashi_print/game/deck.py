@@ -8,8 +8,9 @@ from pathlib import Path
 from hashi_print.checks import json_int, json_key, json_list, json_object
 from hashi_print.errors import HashiError, LayoutError
 from hashi_print.files import designed_json, read_json
+from hashi_print.options import Goal, values
 
-GOALS = ("red", "blue", "six")
+GOALS = values(Goal)
 DECK_SIZE = 18
 CARDS_PLAYED = 17
 

@@ -220,32 +220,3 @@ def summarise(records: Sequence[GameRecord]) -> Summary:
         mean_forced_numeral_skips=statistics.fmean(r.forced_numeral_skips for r in records),
         mean_numeral_places=statistics.fmean(r.numeral_places for r in records) / CARDS_PLAYED,
         mean_bridge_places=statistics.fmean(r.bridge_places for r in records) / CARDS_PLAYED)
-
-
-@dataclass
-class RichProgress:
-    """A rich progress bar on stderr for batches of games: `update(done, total)`, `describe(text)`."""
-
-    description: str = "simulating"
-
-    def __post_init__(self) -> None:
-        """Start the bar."""
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-        self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                             TimeElapsedColumn(), console=Console(stderr=True), transient=True)
-        self._bar.start()
-        self._task = self._bar.add_task(self.description, total=None)
-
-    def update(self, done: int, total: int) -> None:
-        """Move the bar to `done` of `total` games."""
-        self._bar.update(self._task, completed=done, total=total)
-
-    def describe(self, text: str) -> None:
-        """Show what is being simulated now."""
-        self._bar.update(self._task, description=text)
-
-    def stop(self) -> None:
-        """Remove the bar."""
-        self._bar.stop()

@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hashi_print.errors import OptionError, PuzzleError
+from hashi_print.options import Order, values
 from hashi_print.puzzle.model import GRADES, Grade, Puzzle, Solution, Status
 
 MIXED = "mixed"
 MAX_BOOK_PUZZLES = 1000   # more than the largest book a printer takes (828 pages)
 # The order of a book: easy to expert (then small to large), or the order the puzzles were made in.
-ORDERS = ("progression", "as-generated")
+ORDERS = values(Order)
 Request = tuple[int, int, Grade]  # one puzzle to make: (cols, rows, grade)
 
 

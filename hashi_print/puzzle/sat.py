@@ -20,11 +20,12 @@ from pysat.formula import IDPool
 
 from hashi_print.errors import PuzzleError
 from hashi_print.geometry import Geometry, crossing_pairs
+from hashi_print.options import Backend, CardEncoding, Mode, values
 from hashi_print.puzzle.model import Puzzle
 
-MODES = ("lazy", "eager")
-CARDINALITIES = ("direct", "seqcounter", "totalizer", "sortnetwrk")
-BACKENDS = ("cadical195", "glucose4", "minisat22")
+MODES = values(Mode)
+CARDINALITIES = values(CardEncoding)
+BACKENDS = values(Backend)
 # The eager reachability encoding grows with the square of the island count; a 40x40 lattice of 400
 # islands makes 1.3 million clauses and needs about 0.45 GB while it is built (bench: 330 bytes each).
 MAX_EAGER_CLAUSES = 2_000_000

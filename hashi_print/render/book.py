@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
+from hashi_print.checks import check_isbn
 from hashi_print.errors import OptionError
 from hashi_print.i18n import N_, _, language, ngettext
 from hashi_print.puzzle.book import BookPuzzle, Request, order_puzzles
-from hashi_print.puzzle.generate import resolve_density
 from hashi_print.puzzle.model import GRADES, Puzzle, Solution
 from hashi_print.render.book_plan import (
     CROP_SPACE,
@@ -106,9 +104,9 @@ def shapes_of(puzzles: Sequence[BookPuzzle]) -> list[Shape]:
     return [Shape(bp.puzzle.cols, bp.puzzle.rows, bp.grade, bp.id) for bp in puzzles]
 
 
-def planned_shapes(requests: Sequence[Request], order: str, density: float | str | None) -> list[Shape]:
-    """The shapes of puzzles still to be generated, in book order, each with the longest ID it can have."""
-    fraction = resolve_density(density)
+def planned_shapes(requests: Sequence[Request], order: str, fraction: float) -> list[Shape]:
+    """The shapes of puzzles still to be generated (a `fraction` of cells islands), in book order, each with
+    the longest ID it can have."""
     shapes = [Shape(cols, rows, grade, longest_id(cols, rows, fraction)) for cols, rows, grade in requests]
     if order == "as-generated":
         return shapes
@@ -116,41 +114,15 @@ def planned_shapes(requests: Sequence[Request], order: str, density: float | str
     return sorted(shapes, key=lambda s: (rank[s.grade], s.cols * s.rows, s.cols, s.rows))
 
 
-def check_book_plan(requests: Sequence[Request], options: BookOptions, density: float | str | None) -> int:
-    """Plan the book from the requests alone and raise what would stop it; return its page count."""
+def check_book_plan(requests: Sequence[Request], options: BookOptions, fraction: float) -> int:
+    """Plan the book from the requests alone (a `fraction` of cells islands) and raise what would stop it;
+    return its page count."""
     check_isbn(options.isbn)
-    shapes = planned_shapes(requests, options.order, density)
+    shapes = planned_shapes(requests, options.order, fraction)
     pages = plan_book(shapes, options.layout, options.order == "progression").pages
     if options.profile == "kdp":
         kdp_gutter(len(pages))
     return len(pages)
-
-
-def check_isbn(isbn: str) -> str:
-    """Return the ISBN without an "ISBN" prefix when its check digit is right (ISBN-13 or -10), else raise."""
-    bare = re.sub(r"^\s*ISBN(?:-1[03])?:?\s*", "", isbn[:60], flags=re.IGNORECASE).strip()
-    if not isbn:
-        return isbn
-    digits = re.sub(r"[\s-]", "", bare).upper()
-    ok = False
-    if re.fullmatch(r"97[89]\d{10}", digits):
-        ok = sum(int(d) * (1 if i % 2 == 0 else 3) for i, d in enumerate(digits)) % 10 == 0
-    elif re.fullmatch(r"\d{9}[\dX]", digits):
-        ok = sum((10 - i) * (10 if d == "X" else int(d)) for i, d in enumerate(digits)) % 11 == 0
-    if not ok:
-        raise OptionError(f"--isbn {isbn[:40]!r} is not a valid ISBN-13 or ISBN-10 (check digit or length)")
-    return bare
-
-
-def copyright_year(env: Mapping[str, str], now: datetime) -> int:
-    """The copyright year when --year is not given: the year of SOURCE_DATE_EPOCH if set, else now's."""
-    epoch = env.get("SOURCE_DATE_EPOCH")
-    if epoch is None or not epoch.strip():
-        return now.year
-    if not epoch.strip().isascii() or not epoch.strip().isdigit() or len(epoch.strip()) > 12:
-        raise OptionError(f"SOURCE_DATE_EPOCH={epoch[:30]!r} is not a whole number of seconds since "
-                          "1970-01-01 UTC; fix it or give --year")
-    return datetime.fromtimestamp(int(epoch), UTC).year
 
 
 def book_rules(options: BookOptions, pages: int, pad: float) -> PrintRules:

@@ -16,7 +16,9 @@ from reportlab.lib.units import mm as MM
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas as _RlCanvas
 
+from hashi_print.errors import OptionError
 from hashi_print.files import write_atomic
+from hashi_print.options import Format
 from hashi_print.render.fonts import (
     FAKE_BOLD,
     FAKE_BOLD_STROKE,
@@ -74,6 +76,9 @@ class Canvas(Protocol):
 
     def group(self, id: str) -> AbstractContextManager[None]:
         """Group the drawing calls made inside the `with` block under one id."""
+
+    def finish(self, name: str) -> bytes:
+        """End the drawing and return the file's bytes; `name` is what a failed preflight calls it."""
 
 
 def register_fonts() -> None:
@@ -293,6 +298,10 @@ class PdfCanvas:
             self.preflight.check(name, data)
         return data
 
+    def finish(self, name: str = "the PDF") -> bytes:
+        """Finish the document and return the PDF bytes (the Canvas protocol's name for `tobytes`)."""
+        return self.tobytes(name)
+
     def save(self) -> None:
         """Finish the document and write it to the path (atomically) or buffer given at creation."""
         if hasattr(self._target, "write"):
@@ -431,9 +440,38 @@ class SvgCanvas:
         finally:
             self._dwg.defs.elements.remove(style)
 
+    def finish(self, name: str = "the SVG") -> bytes:
+        """Return the SVG document as UTF-8 bytes; with a preflight, raise PrintError if it fails."""
+        return self.tostring(name).encode("utf-8")
+
     def save(self, path: str | Path) -> None:
         """Write the SVG document atomically."""
         write_atomic(path, self.tostring(Path(path).name))
+
+
+def make_canvas(fmt: str, width_mm: float, height_mm: float, *, title: str = "",
+                preflight: Preflight | None = None, color: str = "rgb", ppm: float = 8.0) -> Canvas:
+    """A blank page in format `fmt` (pdf, svg or png): draw on it, then `finish()` gives the file's bytes.
+
+    The preflight checks PDF and SVG; `color` is the PDF's colour model; `ppm` the PNG's pixels per mm.
+    """
+    kind = check_format(fmt, tuple(Format))
+    if kind is Format.PDF:
+        return PdfCanvas(None, width_mm, height_mm, title=title, color=color, preflight=preflight)
+    if kind is Format.SVG:
+        return SvgCanvas(width_mm, height_mm, title=title, preflight=preflight)
+    # Imported here: the raster canvas builds on this module and brings OpenCV, which PDF and SVG never need.
+    from hashi_print.render.raster import RasterCanvas
+
+    return RasterCanvas(width_mm, height_mm, ppm)
+
+
+def check_format(fmt: str, allowed: Sequence[Format]) -> Format:
+    """Return `fmt` as a Format when a product is drawn in it, else raise OptionError naming the others."""
+    if fmt not in allowed:
+        words = [str(f) for f in allowed]
+        raise OptionError(f"unknown format {fmt!r}; use {', '.join(words[:-1])} or {words[-1]}")
+    return Format(fmt)
 
 
 # Japanese (and Chinese) text has no spaces: a line may break between any two of these characters.

@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hashi_print.errors import OptionError
+from hashi_print.files import write_atomic
 from hashi_print.game.deck import Card, Deck
 from hashi_print.i18n import _, language, ngettext
-from hashi_print.render.canvas import Canvas, PdfCanvas, SvgCanvas
+from hashi_print.options import Format
+from hashi_print.render.canvas import Canvas, PdfCanvas, make_canvas
 from hashi_print.render.paper import BLUE, PAPER
 from hashi_print.render.preflight import (
     HOME_MIN_TEXT_PT,
@@ -176,15 +178,15 @@ def render_cards_pdf(deck: Deck, paper: str, out: str | Path, lang: str = "en") 
     lay = card_sheet_layout(paper)
     with language(lang):
         title = _("Hashi cards (print double-sided, flip on long edge)")
-        cv = PdfCanvas(out, lay.width, lay.height, title=title, preflight=home_sheet(lay.width, lay.height))
+        cv = make_canvas(Format.PDF, lay.width, lay.height, title=title,
+                         preflight=home_sheet(lay.width, lay.height))
         for k, page in enumerate(_pages(deck)):
             if k:
                 cv.new_page()
             draw_front_page(cv, lay, page)
             cv.new_page()
             draw_back_page(cv, lay, len(page))
-        cv.save()
-    return Path(out)
+        return write_atomic(out, cv.finish(Path(out).name))
 
 
 def check_bleed(bleed: float) -> float:
@@ -214,7 +216,7 @@ def render_cards_printshop(deck: Deck, out: str | Path, bleed: float = BLEED, co
     rules = uniform("a print shop", HOME_MIN_TEXT_PT, bleed + SHOP_SAFE_MM, fills_may_bleed=True)
     with language(lang):
         title = with_bleed(_("Hashi cards, print-shop version with 3 mm bleed"), bleed)
-        cv = PdfCanvas(out, pw, ph, title=title, color=color, preflight=Preflight(rules, pw, ph))
+        cv = PdfCanvas(None, pw, ph, title=title, color=color, preflight=Preflight(rules, pw, ph))
         cv.set_boxes(trim=(bleed, bleed, CARD_W, CARD_H), bleed=(0.0, 0.0, pw, ph))
         box = (bleed, bleed, CARD_W, CARD_H)
         for k, card in enumerate(deck.cards):
@@ -223,8 +225,7 @@ def render_cards_printshop(deck: Deck, out: str | Path, bleed: float = BLEED, co
             draw_card_front(cv, card, box, bleed=bleed)
             cv.new_page()
             draw_card_back(cv, box, bleed=bleed)
-        cv.save()
-    return Path(out)
+        return write_atomic(out, cv.finish(Path(out).name))
 
 
 def render_cards_svg(deck: Deck, paper: str, out_dir: str | Path, stem: str = "cards",
@@ -236,13 +237,13 @@ def render_cards_svg(deck: Deck, paper: str, out_dir: str | Path, stem: str = "c
     with language(lang):
         for k, page in enumerate(pages):
             title = _("Hashi cards, fronts page {page}").format(page=k + 1)
-            svg = SvgCanvas(lay.width, lay.height, title=title, preflight=home_sheet(lay.width, lay.height))
+            svg = make_canvas(Format.SVG, lay.width, lay.height, title=title,
+                              preflight=home_sheet(lay.width, lay.height))
             draw_front_page(svg, lay, page)
-            paths.append(Path(out_dir) / f"{stem}-front-{k + 1}.svg")
-            svg.save(paths[-1])
-        svg = SvgCanvas(lay.width, lay.height, title=_("Hashi cards, backs"),
-                        preflight=home_sheet(lay.width, lay.height))
+            name = f"{stem}-front-{k + 1}.svg"
+            paths.append(write_atomic(Path(out_dir) / name, svg.finish(name)))
+        svg = make_canvas(Format.SVG, lay.width, lay.height, title=_("Hashi cards, backs"),
+                          preflight=home_sheet(lay.width, lay.height))
         draw_back_page(svg, lay, max(len(p) for p in pages))
-        paths.append(Path(out_dir) / f"{stem}-back.svg")
-        svg.save(paths[-1])
+        paths.append(write_atomic(Path(out_dir) / f"{stem}-back.svg", svg.finish(f"{stem}-back.svg")))
     return paths

@@ -13,17 +13,23 @@ import random
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
-from hashi_print.render.canvas import Canvas
+from hashi_print.files import write_atomic
+from hashi_print.game.deck import Deck
+from hashi_print.game.scoring import Scoring
+from hashi_print.options import PenKind
+from hashi_print.render.canvas import Canvas, make_canvas
 from hashi_print.render.paper import BLUE
-from hashi_print.sheets.layout import SheetLayout
+from hashi_print.render.sheet import draw_sheet
+from hashi_print.sheets.layout import SheetLayout, sheet_layout
 from hashi_print.sheets.marks import Marks
 
 PENS = {
-    "blue": ("#1b3d8f", 0.45),
-    "black": ("#202020", 0.45),
-    "felt": ("#14206b", 0.8),
-    "pencil": ("#707070", 0.35),
+    PenKind.BLUE.value: ("#1b3d8f", 0.45),
+    PenKind.BLACK.value: ("#202020", 0.45),
+    PenKind.FELT.value: ("#14206b", 0.8),
+    PenKind.PENCIL.value: ("#707070", 0.35),
 }
 
 
@@ -250,36 +256,12 @@ def glyph_outlines(grid, level: float) -> list[tuple[list[tuple[float, float]], 
     return out
 
 
-def render_filled(
-    marks: Marks, deck, scoring, paper: str, fmt: str, out, pen: Pen, custom: bool, ppm: float = 8.0
-):
+def render_filled(marks: Marks, deck: Deck, scoring: Scoring, paper: str, fmt: str, out: str | Path, pen: Pen,
+                  custom: bool, ppm: float = 8.0) -> Path:
     """Write the sheet of `marks.side` with the marks drawn on it as PDF, SVG or PNG; return the path."""
-    from pathlib import Path
-
-    from hashi_print.errors import LayoutError
-    from hashi_print.files import write_atomic
-    from hashi_print.render.canvas import PdfCanvas, SvgCanvas
-    from hashi_print.render.raster import RasterCanvas
-    from hashi_print.render.sheet import draw_sheet
-    from hashi_print.sheets.layout import sheet_layout
-
     lay = sheet_layout(marks.side, paper, len(deck.cards), custom)
-    title = f"Hashi side {marks.side.name} score sheet, filled"
-    if fmt == "pdf":
-        cv = PdfCanvas(out, lay.width, lay.height, title=title)
-        draw_sheet(cv, marks.side, deck, scoring, lay)
-        draw_marks(cv, lay, marks, pen)
-        cv.save()
-    elif fmt == "svg":
-        svg = SvgCanvas(lay.width, lay.height, title=title)
-        draw_sheet(svg, marks.side, deck, scoring, lay)
-        draw_marks(svg, lay, marks, pen)
-        svg.save(out)
-    elif fmt == "png":
-        raster = RasterCanvas(lay.width, lay.height, ppm)
-        draw_sheet(raster, marks.side, deck, scoring, lay)
-        draw_marks(raster, lay, marks, pen)
-        write_atomic(out, raster.png())
-    else:
-        raise LayoutError(f"unknown format {fmt!r}; use pdf, svg or png")
-    return Path(out)
+    cv = make_canvas(fmt, lay.width, lay.height, title=f"Hashi side {marks.side.name} score sheet, filled",
+                     ppm=ppm)
+    draw_sheet(cv, marks.side, deck, scoring, lay)
+    draw_marks(cv, lay, marks, pen)
+    return write_atomic(out, cv.finish(Path(out).name))

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from hashi_print.options import ColorModel, PaperType, Profile, Trim, values
 from hashi_print.sheets.paper import INCH, PAPER
 
 # Book trims: the game's papers and the book sizes, (width, height) in mm.
-TRIMS = {**PAPER, "6x9": (6 * INCH, 9 * INCH), "8.5x11": (8.5 * INCH, 11 * INCH)}
+TRIMS = {**PAPER, Trim.TRADE.value: (6 * INCH, 9 * INCH), Trim.US_LETTER_TRIM.value: (8.5 * INCH, 11 * INCH)}
 # How a book is printed: at home (pnp: print and play) or as a print-on-demand interior (kdp).
-PROFILES = ("pnp", "kdp")
+PROFILES = values(Profile)
 # How colours are written into a PDF: RGB for screens and home printers, CMYK for print shops.
-COLOR_MODELS = ("rgb", "cmyk")
+COLOR_MODELS = values(ColorModel)
 # KDP's interior papers and their thickness per page in inches (it sets a paperback's spine width).
-PAPER_THICKNESS_IN = {"white": 0.002252, "cream": 0.0025}
-PAPER_TYPES = tuple(PAPER_THICKNESS_IN)
+PAPER_THICKNESS_IN = {PaperType.WHITE.value: 0.002252, PaperType.CREAM.value: 0.0025}
+PAPER_TYPES = values(PaperType)
 
 # The inks: pure black text and puzzle grids (black plate only in CMYK), the game's blue, and a grey
 # for secondary text of 7 pt and more.

@@ -115,6 +115,10 @@ class RasterCanvas:
         """Groups have no meaning in a picture."""
         yield
 
+    def finish(self, name: str = "the picture") -> bytes:
+        """The picture as PNG bytes (the Canvas protocol's end of drawing)."""
+        return self.png()
+
     def png(self) -> bytes:
         """The picture as PNG bytes."""
         ok, data = cv2.imencode(".png", cv2.cvtColor(self.image, cv2.COLOR_RGB2BGR))

@@ -10,12 +10,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from hashi_print.errors import OptionError
+from hashi_print.files import write_atomic
 from hashi_print.game.board import BoardSide
 from hashi_print.game.deck import GOALS, Deck
 from hashi_print.game.scoring import Scoring
 from hashi_print.i18n import N_, _, language
-from hashi_print.render.canvas import PT, Canvas, PdfCanvas, SvgCanvas, draw_fitted, fit_text, text_width
+from hashi_print.options import Format
+from hashi_print.render.canvas import (
+    PT,
+    Canvas,
+    check_format,
+    draw_fitted,
+    fit_text,
+    make_canvas,
+    text_width,
+)
 from hashi_print.render.markers import draw_marker
 from hashi_print.render.paper import BLUE
 from hashi_print.render.preflight import HOME_MIN_TEXT_PT, home_sheet
@@ -337,20 +346,12 @@ def _draw_score(cv: Canvas, scoring: Scoring, lay: SheetLayout) -> None:
 def render_sheet(side: BoardSide, deck: Deck, scoring: Scoring, paper: str, fmt: str,
                  out: str | Path, custom: bool = False, lang: str = "en") -> Path:
     """Write one side's score sheet as a PDF or SVG file in language `lang` and return its path."""
+    kind = check_format(fmt, (Format.PDF, Format.SVG))
     lay = sheet_layout(side, paper, len(deck.cards), custom)
     with language(lang):
         title = _("Hashi side {side} score sheet").format(side=side.name)
-        if fmt == "pdf":
-            cv = PdfCanvas(out, lay.width, lay.height, title=title,
-                           preflight=home_sheet(lay.width, lay.height))
-            draw_sheet(cv, side, deck, scoring, lay)
-            cv.save()
-        elif fmt == "svg":
-            svg = SvgCanvas(lay.width, lay.height, title=title,
-                            preflight=home_sheet(lay.width, lay.height))
-            draw_sheet(svg, side, deck, scoring, lay)
-            svg.save(out)
-        else:
-            raise OptionError(f"unknown format {fmt!r}; use pdf or svg")
-    return Path(out)
+        preflight = home_sheet(lay.width, lay.height)
+        cv = make_canvas(kind, lay.width, lay.height, title=title, preflight=preflight)
+        draw_sheet(cv, side, deck, scoring, lay)
+        return write_atomic(out, cv.finish(Path(out).name))
 

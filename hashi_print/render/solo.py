@@ -5,18 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from hashi_print.errors import LayoutError, OptionError
+from hashi_print.files import write_atomic
 from hashi_print.game.deck import GOALS
 from hashi_print.game.scoring import Scoring
 from hashi_print.i18n import N_, _, language
+from hashi_print.options import Format
 from hashi_print.render.canvas import (
     PT,
     Canvas,
-    PdfCanvas,
-    SvgCanvas,
+    check_format,
     draw_fitted,
     draw_lead_paragraph,
     draw_paragraph,
     fit_text,
+    make_canvas,
     text_width,
 )
 from hashi_print.render.paper import BLUE, PAPER
@@ -240,13 +242,8 @@ def render_solo(scoring: Scoring, paper: str, fmt: str, out: str | Path, lang: s
     if paper not in PAPER:
         raise OptionError(f"unknown paper {paper!r}; use a4 or letter")
     w, h = PAPER[paper]
+    kind = check_format(fmt, (Format.PDF, Format.SVG))
     with language(lang):
-        if fmt == "pdf":
-            cv = PdfCanvas(out, w, h, title=_("Hashi solo table"), preflight=home_sheet(w, h))
-            draw_solo(cv, scoring)
-            cv.save()
-        else:
-            svg = SvgCanvas(w, h, title=_("Hashi solo table"), preflight=home_sheet(w, h))
-            draw_solo(svg, scoring)
-            svg.save(out)
-    return Path(out)
+        cv = make_canvas(kind, w, h, title=_("Hashi solo table"), preflight=home_sheet(w, h))
+        draw_solo(cv, scoring)
+        return write_atomic(out, cv.finish(Path(out).name))

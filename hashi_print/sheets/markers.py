@@ -15,12 +15,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import cv2
 
+from hashi_print.options import Paper, values
+
 DICTIONARY = "DICT_4X4_50"
 BITS = 4
 CELLS = BITS + 2
 CORNERS = ("top-left", "top-right", "bottom-right", "bottom-left")
 SIDE_KINDS = ("A", "B", "custom")
-PAPERS = ("a4", "letter")
+PAPERS = values(Paper)  # the order is part of the marker ids: a4 first
 Grid = tuple[tuple[int, ...], ...]
 
 

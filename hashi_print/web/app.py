@@ -40,8 +40,8 @@ from hashi_print.i18n import (
     plural_forms,
     translations,
 )
+from hashi_print.options import Backend, CardEncoding, Mode, default, values
 from hashi_print.puzzle.model import GRADES
-from hashi_print.puzzle.sat import BACKENDS, CARDINALITIES, MODES
 from hashi_print.web import tables, tasks
 from hashi_print.web.pool import Busy, WorkPool
 
@@ -302,6 +302,8 @@ class Site:
         # The same catalogs as the printed products; they translate in the language of the request.
         env.install_gettext_callables(  # type: ignore[attr-defined]  # added by jinja2.ext.i18n
             _, ngettext, newstyle=True, pgettext=pgettext)
+        # The lab's choices are the options the solver takes (hashi_print/options.py), listed once.
+        env.globals["choices"] = {"backend": values(Backend), "card": values(CardEncoding)}
         plain, plural = script_messages([body.decode() for body, kind in static.values()
                                          if "javascript" in kind])
         return cls(env, static, _font_files(), plain | designed_words(), plural)
@@ -424,9 +426,10 @@ async def puzzle(body: dict[str, Any], pool: WorkPool) -> object:
 async def solve(body: dict[str, Any], pool: WorkPool) -> object:
     """/api/solve: the solution and the solver lab's statistics."""
     text = text_field(body, "puzzle")
-    return await pool.run(tasks.solve_task, text, choice_field(body, "mode", MODES, "lazy"),
-                          choice_field(body, "backend", BACKENDS, BACKENDS[0]),
-                          choice_field(body, "card", CARDINALITIES, "direct"), small=_small(text))
+    return await pool.run(tasks.solve_task, text, choice_field(body, "mode", values(Mode), default(Mode)),
+                          choice_field(body, "backend", values(Backend), default(Backend)),
+                          choice_field(body, "card", values(CardEncoding), default(CardEncoding)),
+                          small=_small(text))
 
 
 async def hint(body: dict[str, Any], pool: WorkPool) -> object:

@@ -251,9 +251,9 @@ def test_a_count_beyond_the_cap_is_refused_before_any_work(tmp_path):
 def test_a_ctrl_c_while_the_fill_bar_starts_waits_until_the_bar_can_be_stopped(monkeypatch):
     from types import SimpleNamespace
 
-    from hashi_print.cli import _FillBar
+    from hashi_print.console import FillBar
 
-    bar = _FillBar(10, "easy 7x7")
+    bar = FillBar(10, "easy 7x7")
     console = bar.progress.console
     push = console.push_render_hook
 

@@ -15,6 +15,7 @@ from pypdf import PdfReader
 
 from hashi_print.errors import OptionError
 from hashi_print.puzzle.book import book_plan_requests, generate_puzzles
+from hashi_print.puzzle.generate import resolve_density
 from hashi_print.puzzle.model import GRADES
 from hashi_print.render.book import BookOptions, planned_shapes, render_book
 from hashi_print.render.book_plan import PUZZLE_SLOT, Layout, content_box, plan_book, rows_height
@@ -221,7 +222,7 @@ def test_property_full_pages_and_one_scale_per_size_in_the_pdf(pool, trim, profi
        grade=st.sampled_from(["mixed", "easy"]), per_page=st.sampled_from([None, None, 1, 2, 3, 4, 5, 6]))
 def test_property_planned_pages_leave_no_room_for_what_comes_later(trim, profile, count, sizes, grade,
                                                                     per_page):
-    shapes = planned_shapes(book_plan_requests(count, sizes, grade), "progression", None)
+    shapes = planned_shapes(book_plan_requests(count, sizes, grade), "progression", resolve_density(None))
     layout = Layout(trim, profile, per_page)
     try:
         plan = plan_book(shapes, layout)

@@ -11,11 +11,12 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
+from hashi_print.checks import check_isbn
 from hashi_print.cli import cli
 from hashi_print.errors import OptionError
 from hashi_print.puzzle import book as puzzle_book
 from hashi_print.puzzle.book import book_plan_requests, generate_puzzles
-from hashi_print.render.book import BookOptions, check_isbn, render_book
+from hashi_print.render.book import BookOptions, render_book
 from tests.pdfink import edge_gaps, page_ink, page_size_mm
 
 INCH = 25.4

@@ -165,3 +165,29 @@ def test_draw_paragraph_returns_next_baseline():
     texts = ET.fromstring(cv.tostring()).findall(f".//{SVG}text")
     assert len(texts) > 1
     assert y == pytest.approx(10 + len(texts) * 10 * 25.4 / 72 * 1.3)
+
+
+def test_make_canvas_draws_the_same_calls_into_each_format_and_finish_gives_the_file():
+    from hashi_print.errors import OptionError
+    from hashi_print.options import Format
+    from hashi_print.render.canvas import check_format, make_canvas
+
+    files = {}
+    for fmt in Format:
+        cv = make_canvas(fmt, 40.0, 30.0, title="t")
+        cv.rect(5, 5, 30, 20, fill="#1b3d8f")
+        cv.text(10, 15, "Hi", size_pt=12)
+        files[fmt] = cv.finish("test")
+    assert files[Format.PDF].startswith(b"%PDF-")
+    assert files[Format.SVG].startswith(b'<?xml version="1.0" encoding="utf-8" ?>\n<svg')
+    assert files[Format.PNG].startswith(b"\x89PNG")
+    import cv2
+    import numpy as np
+
+    picture = cv2.imdecode(np.frombuffer(files[Format.PNG], np.uint8), cv2.IMREAD_COLOR)
+    assert picture.shape[:2] == (240, 320)                       # 8 pixels per mm
+    assert tuple(picture[50, 200]) == (0x8f, 0x3d, 0x1b)       # inside the blue rectangle (BGR)
+    with pytest.raises(OptionError, match="unknown format 'tiff'; use pdf, svg or png"):
+        make_canvas("tiff", 10, 10)
+    with pytest.raises(OptionError, match="use pdf or svg"):
+        check_format("png", (Format.PDF, Format.SVG))

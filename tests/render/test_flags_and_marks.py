@@ -18,7 +18,8 @@ from pypdf import PdfReader
 from hashi_print.game.board import builtin_side, load_side
 from hashi_print.game.deck import Card, Deck, load_deck
 from hashi_print.game.scoring import load_scoring
-from hashi_print.render.leaflet import leaflet_examples, render_leaflet
+from hashi_print.jobs.leaflet import leaflet_examples
+from hashi_print.render.leaflet import render_leaflet
 from hashi_print.render.sheet import render_sheet
 from hashi_print.render.solo import render_solo, solo_levels
 from tests.pdfink import page_ink
@@ -131,10 +132,11 @@ def flag_polygons(root: ET.Element) -> list[tuple[str, int, str]]:
 
 def test_sheet_leaflet_and_solo_table_draw_the_same_flags(tmp_path, data):
     side, deck, scoring = data[0], data[2], data[3]
+    examples = leaflet_examples(side, deck)
     pages = {
         "sheet": render_sheet(side, deck, scoring, "a4", "svg", tmp_path / "sheet.svg"),
-        "rules-1": render_leaflet(side, deck, scoring, "a4", "svg", tmp_path / "r1.svg", page=1),
-        "rules-2": render_leaflet(side, deck, scoring, "a4", "svg", tmp_path / "r2.svg", page=2),
+        "rules-1": render_leaflet(side, scoring, "a4", "svg", tmp_path / "r1.svg", examples, page=1),
+        "rules-2": render_leaflet(side, scoring, "a4", "svg", tmp_path / "r2.svg", examples, page=2),
         "solo": render_solo(scoring, "a4", "svg", tmp_path / "solo.svg"),
     }
     for name, path in pages.items():
@@ -158,7 +160,8 @@ def test_crossing_figure_marks_the_point_where_the_two_lanes_cross(tmp_path, dat
     kind, name = source.split("-")
     side = data["ab".index(name)] if kind == "fixture" else builtin_side(name)
     deck = data[2] if kind == "fixture" else load_deck()
-    root = ET.parse(render_leaflet(side, deck, data[3], "a4", "svg", tmp_path / "r.svg", page=1)).getroot()
+    examples = leaflet_examples(side, deck)
+    root = ET.parse(render_leaflet(side, data[3], "a4", "svg", tmp_path / "r.svg", examples, 1)).getroot()
     ids = {el.get("id"): el for el in root.iter() if el.get("id")}
     marks = [i for i in ids if i.startswith("ex2-crossing-")]
     assert len(marks) == 1
@@ -196,7 +199,8 @@ def test_leaflet_examples_name_only_cards_of_the_deck(tmp_path, data):
     for name, deck in (("shipped", load_deck()), ("fixture", data[2]),
                        ("narrow", Deck(tuple(Card(*c) for c in [(5, 2), (6, 1), (4, 2), (2, 1)] * 4
                                              + [(5, 2), (6, 1)])))):
-        cards = printed_cards(render_leaflet(side, deck, scoring, "a4", "pdf", tmp_path / f"{name}.pdf"))
+        examples = leaflet_examples(side, deck)
+        cards = printed_cards(render_leaflet(side, scoring, "a4", "pdf", tmp_path / f"{name}.pdf", examples))
         assert len(cards) == 3, name
         assert set(cards) <= set(deck.cards), name
     # The examples' own cards are the deck's too, and are what the captions say.
@@ -206,7 +210,8 @@ def test_leaflet_examples_name_only_cards_of_the_deck(tmp_path, data):
 
 def test_leaflet_says_how_the_turn_tracker_and_starting_island_box_are_used(tmp_path, data):
     side, deck, scoring = data[0], data[2], data[3]
-    text = " ".join(PdfReader(render_leaflet(side, deck, scoring, "letter", "pdf", tmp_path / "r.pdf"))
+    examples = leaflet_examples(side, deck)
+    text = " ".join(PdfReader(render_leaflet(side, scoring, "letter", "pdf", tmp_path / "r.pdf", examples))
                     .pages[0].extract_text().split())
     assert "4. Turn tracker and goals." in text
     assert "Cross off this turn's box on the turn tracker" in text

@@ -18,9 +18,10 @@ from hashi_print.game.board import builtin_side, load_side
 from hashi_print.game.deck import load_deck
 from hashi_print.game.rules import apply, check_move, move_violations
 from hashi_print.game.scoring import load_scoring
-from hashi_print.render import kit as kit_module
-from hashi_print.render.kit import build_kit
-from hashi_print.render.leaflet import leaflet_examples, render_leaflet
+from hashi_print.jobs import kit as kit_module
+from hashi_print.jobs.kit import build_kit
+from hashi_print.jobs.leaflet import leaflet_examples
+from hashi_print.render.leaflet import render_leaflet
 from hashi_print.render.solo import render_solo, solo_levels
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
@@ -89,7 +90,8 @@ def test_leaflet_examples_are_real_game_states():
 
 def test_leaflet_pdf_two_pages_with_values(tmp_path):
     side, deck, scoring = load_side(FILES["side_b"]), load_deck(FILES["deck"]), load_scoring(FILES["scoring"])
-    data = render_leaflet(side, deck, scoring, "a4", "pdf", tmp_path / "r.pdf").read_bytes()
+    examples = leaflet_examples(side, deck)
+    data = render_leaflet(side, scoring, "a4", "pdf", tmp_path / "r.pdf", examples).read_bytes()
     pages = page_text(data)
     assert len(pages) == 2
     assert "Setup" in pages[0] and "A turn" in pages[0]
@@ -97,7 +99,7 @@ def test_leaflet_pdf_two_pages_with_values(tmp_path):
     for goal, (first, later) in scoring.bonus.items():
         assert f"({first} / {later})" in pages[1], goal
     assert all_fonts_embedded(data)
-    root = ET.parse(render_leaflet(side, deck, scoring, "a4", "svg", tmp_path / "r.svg", page=1)).getroot()
+    root = ET.parse(render_leaflet(side, scoring, "a4", "svg", tmp_path / "r.svg", examples, 1)).getroot()
     ids = {el.get("id") for el in root.iter() if el.get("id")}
     for k in (1, 2, 3):
         assert sum(1 for i in ids if re.fullmatch(rf"ex{k}-island-[A-R]", i)) == 18

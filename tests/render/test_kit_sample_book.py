@@ -6,9 +6,9 @@ import re
 
 from pypdf import PdfReader
 
+from hashi_print.jobs.kit import SAMPLE_BOOK, sample_books
 from hashi_print.puzzle.formats import parse_tatham_id
 from hashi_print.puzzle.solve import solve
-from hashi_print.render.kit import SAMPLE_BOOK, sample_books
 
 
 def test_sample_book_prints_unique_puzzles(tmp_path) -> None:

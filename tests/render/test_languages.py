@@ -22,6 +22,7 @@ from click.testing import CliRunner
 from fontTools.ttLib import TTFont
 
 import hashi_print.render.book as book_module
+import hashi_print.render.canvas as canvas_module
 import hashi_print.render.cards as cards_module
 import hashi_print.render.leaflet as leaflet_module
 import hashi_print.render.sheet as sheet_module
@@ -30,11 +31,12 @@ from hashi_print.cli import cli
 from hashi_print.errors import LayoutError
 from hashi_print.files import designed_text
 from hashi_print.i18n import LANGUAGES, language
+from hashi_print.jobs.kit import load_kit_data
+from hashi_print.jobs.leaflet import leaflet_examples
 from hashi_print.puzzle.book import book_plan_requests, generate_puzzles
 from hashi_print.render.book import BookOptions, render_book
 from hashi_print.render.canvas import PdfCanvas, wrap_text
 from hashi_print.render.cards import render_cards_pdf, render_cards_printshop
-from hashi_print.render.kit import load_kit_data
 from hashi_print.render.leaflet import render_leaflet
 from hashi_print.render.sheet import render_sheet
 from hashi_print.render.solo import render_solo
@@ -225,8 +227,8 @@ def products(data, puzzles, out: Path, lang: str):
         ("solo table", "sheet", solo_module,
          lambda: render_solo(data.scoring, "letter", "pdf", out / "solo.pdf", lang=lang)),
         ("rules leaflet", "sheet", leaflet_module,
-         lambda: render_leaflet(data.side_a, data.deck, data.scoring, "a4", "pdf", out / "rules.pdf",
-                                lang=lang)),
+         lambda: render_leaflet(data.side_a, data.scoring, "a4", "pdf", out / "rules.pdf",
+                                leaflet_examples(data.side_a, data.deck), lang=lang)),
         ("book", "book", book_module,
          lambda: (out / "book.pdf").write_bytes(render_book(puzzles, BookOptions(
              title="Hashi", trim="6x9", profile="kdp", lang=lang, note="hashi-print · seed 3")).pdf)),
@@ -245,7 +247,11 @@ def rendered(tmp_path_factory):
         for name, kind, module, draw in products(data, puzzles, out, lang):
             Recorder.log = []
             with pytest.MonkeyPatch.context() as patch:
-                patch.setattr(module, "PdfCanvas", Recorder)
+                # Products make their page with canvas.make_canvas; the book and print-shop cards use
+                # PdfCanvas itself.
+                patch.setattr(canvas_module, "PdfCanvas", Recorder)
+                if hasattr(module, "PdfCanvas"):
+                    patch.setattr(module, "PdfCanvas", Recorder)
                 draw()
             found[lang] += [(name, kind, canvas) for canvas in Recorder.log]
         found[f"{lang}-pdfs"] = sorted(out.glob("*.pdf"))

@@ -11,11 +11,11 @@ import pytest
 from pypdf import PdfReader
 
 from hashi_print.errors import LayoutError
+from hashi_print.jobs.kit import build_kit
 from hashi_print.puzzle.book import generate_puzzles
 from hashi_print.puzzle.model import GRADES
 from hashi_print.render.book import BookOptions, render_book
 from hashi_print.render.canvas import PdfCanvas, SvgCanvas, _retag_subsets
-from hashi_print.render.kit import build_kit
 from hashi_print.render.preflight import PrintError, home_sheet
 from tests.pdfink import edge_gaps, page_ink, page_size_mm
 

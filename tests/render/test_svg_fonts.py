@@ -20,8 +20,8 @@ import numpy as np
 import pytest
 from fontTools.ttLib import TTFont
 
-from hashi_print.render.kit import load_kit_data, svg_files
-from hashi_print.render.leaflet import leaflet_examples
+from hashi_print.jobs.kit import load_kit_data, svg_files
+from hashi_print.jobs.leaflet import leaflet_examples
 
 SVG = "{http://www.w3.org/2000/svg}"
 FACE = re.compile(r"@font-face \{ font-family: '([A-Za-z]+)'; font-weight: (normal|bold); "

@@ -1,28 +1,85 @@
-"""The print kit: every product for the chosen paper sizes, plus an index.md saying what each file is for."""
+"""The print kit job: every product for the chosen paper sizes, plus an index.md saying what each file is for.
+
+It loads the designed data, plays the leaflet's examples, generates the sample book's puzzles and writes
+the files; the render layer only draws.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from hashi_print.errors import OptionError
-from hashi_print.files import inside, write_atomic
+from hashi_print.files import check_writable, inside, write_atomic
 from hashi_print.game.board import BoardSide, builtin_side, load_side
 from hashi_print.game.deck import Deck, load_deck
 from hashi_print.game.scoring import Scoring, load_scoring
 from hashi_print.i18n import LANGUAGES, N_, _, check_language, language
+from hashi_print.jobs.leaflet import leaflet_examples
+from hashi_print.jobs.progress import Progress, no_progress
+from hashi_print.options import ColorModel
+from hashi_print.puzzle.book import book_plan_requests, generate_puzzles
+from hashi_print.render.book import BookOptions, render_book
 from hashi_print.render.cards import (
     BLEED,
+    check_bleed,
     render_cards_pdf,
     render_cards_printshop,
     render_cards_svg,
     with_bleed,
 )
-from hashi_print.render.leaflet import leaflet_examples, render_leaflet
+from hashi_print.render.leaflet import Example, render_leaflet
 from hashi_print.render.sheet import render_sheet
 from hashi_print.render.solo import render_solo
 
 PAPER_NAMES = {"a4": N_("A4"), "letter": N_("US Letter")}
+BOTH = "both"  # the kit's --paper word for A4 and Letter together
+ALL = "all"    # the kit's --lang word for every language, each in its own folder
+
+Designed = BoardSide | Deck | Scoring | str | Path | None
+
+
+@dataclass(frozen=True)
+class KitRequest:
+    """What `hashi-print kit` asks for: where, which papers and languages, the print-shop cards' bleed
+    and colours, and optionally sides, deck and scoring of one's own (objects or files)."""
+
+    out_dir: Path
+    paper: str = BOTH
+    lang: str = "en"
+    bleed: float = BLEED
+    color: ColorModel = ColorModel.RGB
+    designed: dict[str, Designed] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Written:
+    """One file the kit wrote and what it is for (in the kit's language)."""
+
+    path: Path
+    what: str
+
+
+@dataclass(frozen=True)
+class KitResult:
+    """Every file written, in the order the kit's index.md lists them."""
+
+    files: tuple[Written, ...]
+
+
+def make_kit(request: KitRequest, progress: Progress = no_progress) -> KitResult:
+    """Write the print kit; `progress(done, total)` is called after each language's kit is written."""
+    check_bleed(request.bleed)
+    check_writable(request.out_dir)
+    langs = languages_of(request.lang)
+    out = Path(request.out_dir)
+    written: list[tuple[Path, str]] = []
+    for done, code in enumerate(langs, start=1):
+        folder = out if len(langs) == 1 else out / code
+        written += build_kit(folder, request.paper, lang=code, bleed=request.bleed, color=request.color,
+                             **request.designed)
+        progress(done, len(langs))
+    return KitResult(tuple(Written(path, what) for path, what in written))
 
 
 @dataclass(frozen=True)
@@ -52,7 +109,7 @@ def load_kit_data(side_a: BoardSide | str | Path | None = None, side_b: BoardSid
 
 def papers_of(paper: str) -> tuple[str, ...]:
     """Turn the --paper choice (a4, letter or both) into the paper sizes to print."""
-    if paper == "both":
+    if paper == BOTH:
         return ("a4", "letter")
     if paper not in PAPER_NAMES:
         raise OptionError(f"unknown paper {paper!r}; use a4, letter or both")
@@ -61,22 +118,10 @@ def papers_of(paper: str) -> tuple[str, ...]:
 
 def languages_of(lang: str) -> tuple[str, ...]:
     """Turn the --lang choice (a language code or all) into the languages to print."""
-    return LANGUAGES if lang.strip().lower() == "all" else (check_language(lang),)
+    return LANGUAGES if lang.strip().lower() == ALL else (check_language(lang),)
 
 
-def build_kits(out_dir: str | Path, paper: str = "both", lang: str = "en",
-               **designed) -> list[tuple[Path, str]]:
-    """Write the kit in one language into `out_dir`, or with lang "all" each language into its own folder."""
-    langs = languages_of(lang)
-    if len(langs) == 1:
-        return build_kit(out_dir, paper, lang=langs[0], **designed)
-    written: list[tuple[Path, str]] = []
-    for code in langs:
-        written += build_kit(Path(out_dir) / code, paper, lang=code, **designed)
-    return written
-
-
-def build_kit(out_dir: str | Path, paper: str = "both", *, side_a: BoardSide | str | Path | None = None,
+def build_kit(out_dir: str | Path, paper: str = BOTH, *, side_a: BoardSide | str | Path | None = None,
               side_b: BoardSide | str | Path | None = None, deck: Deck | str | Path | None = None,
               scoring: Scoring | str | Path | None = None, lang: str = "en", bleed: float = BLEED,
               color: str = "rgb") -> list[tuple[Path, str]]:
@@ -105,8 +150,8 @@ def build_kit(out_dir: str | Path, paper: str = "both", *, side_a: BoardSide | s
             written.append((render_solo(data.scoring, p, "pdf", out / f"solo-{p}.pdf", lang=lang),
                             _("solo table, {paper}: turn limits per side and level, score ratings, a log")
                             .format(paper=name)))
-            written.append((render_leaflet(data.side_a, data.deck, data.scoring, p, "pdf",
-                                           out / f"rules-{p}.pdf", examples=examples, lang=lang),
+            written.append((render_leaflet(data.side_a, data.scoring, p, "pdf", out / f"rules-{p}.pdf",
+                                           examples, lang=lang),
                             _("rules leaflet (2 pages), {paper}: print double-sided").format(paper=name)))
         what = with_bleed(_("the 18 cards for a print shop: one poker-size card face per page with 3 mm "
                             "bleed (TrimBox/BleedBox set), front then back"), bleed)
@@ -122,7 +167,8 @@ def build_kit(out_dir: str | Path, paper: str = "both", *, side_a: BoardSide | s
     return written
 
 
-def svg_files(data: KitData, paper: str, svg: Path, examples, lang: str = "en") -> list[tuple[Path, str]]:
+def svg_files(data: KitData, paper: str, svg: Path, examples: list[Example],
+              lang: str = "en") -> list[tuple[Path, str]]:
     """Write the sheets, cards, solo table and leaflet as SVG for one paper size, in language `lang`."""
     written: list[tuple[Path, str]] = []
     with language(lang):
@@ -141,9 +187,8 @@ def svg_files(data: KitData, paper: str, svg: Path, examples, lang: str = "en") 
         written.append((render_solo(data.scoring, paper, "svg", svg / "solo.svg", lang=lang),
                         _("solo table as SVG ({size})").format(size=size)))
         for page in (1, 2):
-            written.append((render_leaflet(data.side_a, data.deck, data.scoring, paper, "svg",
-                                           svg / f"rules-{page}.svg", page=page, examples=examples,
-                                           lang=lang),
+            written.append((render_leaflet(data.side_a, data.scoring, paper, "svg", svg / f"rules-{page}.svg",
+                                           examples, page=page, lang=lang),
                             _("rules leaflet page {page} as SVG ({size})").format(page=page, size=size)))
     return written
 
@@ -153,9 +198,6 @@ SAMPLE_BOOK = {"count": 12, "sizes": ((7, 7), (10, 10)), "difficulty": "mixed", 
 
 def sample_books(out: Path, papers: tuple[str, ...], lang: str = "en") -> list[tuple[Path, str]]:
     """Write a small book of classic puzzles (generated once, laid out per paper) for solo evenings."""
-    from hashi_print.puzzle.book import book_plan_requests, generate_puzzles
-    from hashi_print.render.book import BookOptions, render_book
-
     requests = book_plan_requests(SAMPLE_BOOK["count"], SAMPLE_BOOK["sizes"], SAMPLE_BOOK["difficulty"])
     puzzles = list(generate_puzzles(requests, SAMPLE_BOOK["seed"]))
     written = []
@@ -182,18 +224,3 @@ def index_text(written: list[tuple[Path, str]], out: Path) -> str:
     own = _("To play on a board of your own: `hashi-print sheet --side A --layout my-side.json`.")
     lines += ["", own, ""]
     return "\n".join(lines)
-
-
-def print_sheet(side: str | None, layout: str | Path | None, paper: str, fmt: str, out: str | Path | None,
-                deck: str | Path | None = None, scoring: str | Path | None = None, lang: str = "en") -> Path:
-    """Print one score sheet for side A/B or a user's own layout file; return the file written."""
-    if layout:
-        board = load_side(layout)
-    elif side and side.strip().upper() in ("A", "B"):
-        board = builtin_side(side)
-    else:
-        raise OptionError("say which board: --side A or --side B, or --layout FILE")
-    d = load_deck(deck)
-    s = load_scoring(scoring)
-    target = Path(out) if out else inside("output", f"sheet-{board.name}-{paper}.{fmt}")
-    return render_sheet(board, d, s, paper, fmt, target, custom=bool(layout), lang=lang)
