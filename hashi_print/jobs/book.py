@@ -114,8 +114,8 @@ def book_options(request: BookRequest, env: Mapping[str, str] | None = None) -> 
         year = copyright_year(os.environ if env is None else env, datetime.now(UTC))
     return BookOptions(title=request.title, trim=request.trim, profile=request.profile, order=request.order,
                        crop_marks=request.crop_marks, per_page=request.per_page, ids_under=request.ids_under,
-                       author=request.author, year=year, isbn=isbn, credit=request.credit, color=request.color,
-                       lang=request.lang.lower(), cover_style=request.cover_style)
+                       author=request.author, year=year, isbn=isbn, credit=request.credit,
+                       color=request.color, lang=request.lang.lower(), cover_style=request.cover_style)
 
 
 def make_book(request: BookRequest, progress: Progress = no_progress) -> BookResult:

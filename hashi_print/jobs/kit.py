@@ -6,7 +6,7 @@ the files; the render layer only draws.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from hashi_print.errors import OptionError
@@ -18,7 +18,7 @@ from hashi_print.i18n import LANGUAGES, N_, _, check_language, language
 from hashi_print.jobs.leaflet import leaflet_examples
 from hashi_print.jobs.progress import Progress, no_progress
 from hashi_print.options import ColorModel
-from hashi_print.puzzle.book import book_plan_requests, generate_puzzles
+from hashi_print.puzzle.book import MIXED, book_plan_requests, generate_puzzles
 from hashi_print.render.book import BookOptions, render_book
 from hashi_print.render.cards import (
     BLEED,
@@ -36,20 +36,20 @@ PAPER_NAMES = {"a4": N_("A4"), "letter": N_("US Letter")}
 BOTH = "both"  # the kit's --paper word for A4 and Letter together
 ALL = "all"    # the kit's --lang word for every language, each in its own folder
 
-Designed = BoardSide | Deck | Scoring | str | Path | None
-
-
 @dataclass(frozen=True)
 class KitRequest:
     """What `hashi-print kit` asks for: where, which papers and languages, the print-shop cards' bleed
-    and colours, and optionally sides, deck and scoring of one's own (objects or files)."""
+    and colours, and optionally sides, deck and scoring of one's own (objects or files; None: designed)."""
 
     out_dir: Path
     paper: str = BOTH
     lang: str = "en"
     bleed: float = BLEED
     color: ColorModel = ColorModel.RGB
-    designed: dict[str, Designed] = field(default_factory=dict)
+    side_a: BoardSide | str | Path | None = None
+    side_b: BoardSide | str | Path | None = None
+    deck: Deck | str | Path | None = None
+    scoring: Scoring | str | Path | None = None
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,8 @@ def make_kit(request: KitRequest, progress: Progress = no_progress) -> KitResult
     for done, code in enumerate(langs, start=1):
         folder = out if len(langs) == 1 else out / code
         written += build_kit(folder, request.paper, lang=code, bleed=request.bleed, color=request.color,
-                             **request.designed)
+                             side_a=request.side_a, side_b=request.side_b, deck=request.deck,
+                             scoring=request.scoring)
         progress(done, len(langs))
     return KitResult(tuple(Written(path, what) for path, what in written))
 
@@ -193,17 +194,27 @@ def svg_files(data: KitData, paper: str, svg: Path, examples: list[Example],
     return written
 
 
-SAMPLE_BOOK = {"count": 12, "sizes": ((7, 7), (10, 10)), "difficulty": "mixed", "seed": 1}
+@dataclass(frozen=True)
+class SampleBook:
+    """The kit's small book of classic puzzles: how many, of which sizes and grades, from which seed."""
+
+    count: int = 12
+    sizes: tuple[tuple[int, int], ...] = ((7, 7), (10, 10))
+    difficulty: str = MIXED
+    seed: int = 1
+
+
+SAMPLE_BOOK = SampleBook()
 
 
 def sample_books(out: Path, papers: tuple[str, ...], lang: str = "en") -> list[tuple[Path, str]]:
     """Write a small book of classic puzzles (generated once, laid out per paper) for solo evenings."""
-    requests = book_plan_requests(SAMPLE_BOOK["count"], SAMPLE_BOOK["sizes"], SAMPLE_BOOK["difficulty"])
-    puzzles = list(generate_puzzles(requests, SAMPLE_BOOK["seed"]))
+    requests = book_plan_requests(SAMPLE_BOOK.count, SAMPLE_BOOK.sizes, SAMPLE_BOOK.difficulty)
+    puzzles = list(generate_puzzles(requests, SAMPLE_BOOK.seed))
     written = []
     with language(lang):
         for p in papers:
-            note = _("seed {seed}").format(seed=SAMPLE_BOOK["seed"])
+            note = _("seed {seed}").format(seed=SAMPLE_BOOK.seed)
             options = BookOptions(title=_("Hashi: classic puzzles"), trim=p, lang=lang, note=note)
             book = render_book(puzzles, options)
             path = write_atomic(out / f"puzzles-{p}.pdf", book.pdf)

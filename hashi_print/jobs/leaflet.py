@@ -42,7 +42,7 @@ def _examples_from(side: BoardSide, cards: list[Card], lane0: int, island0: int)
     geo = side.geometry
     start = new_game(side, setup=(island0, 4))
 
-    def legal_score(card: Card, m: Move) -> tuple:
+    def legal_score(card: Card, m: Move) -> tuple[int, ...]:
         """Prefer a turn that writes a numeral next to a new bridge and spreads 2 bridges over two lanes."""
         ends = {e for k in m.bridges for e in (geo.lanes[k].a, geo.lanes[k].b)}
         return (lane0 in m.bridges, m.numeral is not None and m.numeral[0] in ends,
@@ -87,7 +87,10 @@ def _crossing_example(state: GameState, card: Card) -> Example | None:
 IDEAL_CIRCLE = (True, True, True, True, -1)
 
 
-def _circle_candidates(state: GameState, cards: list[Card]) -> Iterator[tuple[tuple, Card, Move, GameState]]:
+Candidate = tuple[tuple[int, ...], Card, Move, GameState]
+
+
+def _circle_candidates(state: GameState, cards: list[Card]) -> Iterator[Candidate]:
     """Yield (preference key, card, move, next state) for every legal turn with each of `cards`."""
     side = state.side
     for card in cards:

@@ -72,5 +72,5 @@ def _write_sheet(request: ScanRequest, image: str, result: Scan) -> None:
     """Write the reading as a typed sheet and the player's name as a picture into --write-sheet."""
     side_text = f"layout {Path(request.layout).resolve()}" if request.layout else None
     folder = Path(str(request.write_dir))
-    write_atomic(folder / f"{Path(image).name}.sheet.txt", result.sheet_text(side_text))
+    write_atomic(folder / f"{Path(image).name}.sheet.txt", result.sheet_text(side_text) or "")
     write_atomic(folder / f"{Path(image).name}.player.png", player_crop_png(result))

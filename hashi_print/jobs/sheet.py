@@ -49,7 +49,7 @@ def make_sheet(request: SheetRequest) -> SheetResult:
     if request.side and request.layout:
         raise OptionError("--side and --layout both choose the board: give one")
     if request.fill is not None:
-        return SheetResult(_filled(request), True)
+        return SheetResult(_filled(request, request.fill), True)
     if request.fmt == Format.PNG:
         raise HashiError("--format png needs --fill (blank sheets print as pdf or svg)")
     return SheetResult(print_sheet(request.side, request.layout, request.paper, request.fmt, request.out,
@@ -71,10 +71,10 @@ def print_sheet(side: str | None, layout: str | Path | None, paper: str, fmt: st
     return render_sheet(board, d, s, paper, fmt, target, custom=bool(layout), lang=lang)
 
 
-def _filled(request: SheetRequest) -> Path:
-    """Draw the end of the request's game record or sheet onto its side's sheet; return the file."""
+def _filled(request: SheetRequest, fill: str) -> Path:
+    """Draw the end of the game record or sheet `fill` onto its side's sheet; return the file."""
     board = load_side(request.layout) if request.layout else None
-    doc = read_sheet(request.fill, board)
+    doc = read_sheet(fill, board)
     deck, scoring = load_deck(request.deck), load_scoring(request.scoring)
     marks = marks_of(doc, deck)
     drawn = hand_pen(random.Random(request.hand), request.pen) if request.hand is not None else Pen()

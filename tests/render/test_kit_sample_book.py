@@ -30,6 +30,6 @@ def test_sample_book_prints_unique_puzzles(tmp_path) -> None:
             elif number is not None and re.fullmatch(r"[0-9a-z:x ]+", line):
                 entries[number] += line.replace(" ", "")
     ids = [tid for tid in entries.values() if re.fullmatch(r"\d{1,2}x\d{1,2}m2:[0-9a-z]+", tid)]
-    assert len(ids) == SAMPLE_BOOK["count"]
+    assert len(ids) == SAMPLE_BOOK.count
     for tid in ids:
         assert solve(parse_tatham_id(tid)).status == "unique"
