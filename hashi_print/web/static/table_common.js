@@ -118,7 +118,7 @@ export function showScores(view) {
     const link = document.createElement("a");
     link.href = `/api/tables/${encodeURIComponent(code)}/players/${seat}/record`;
     link.download = view.records[seat];
-    link.textContent = "↓ .txt";
+    link.textContent = "↓";
     link.title = _("Download the record");
     link.setAttribute("aria-label", _("Download the record"));
     row.insertCell().appendChild(link);
