@@ -413,3 +413,40 @@ def test_japanese_says_asobikata_for_the_game_and_tokikata_for_classic_puzzles()
     assert po.get("How to play").string == "解き方"
     assert po.get("How to play", context="web").string == "遊び方"
     assert not any("遊びかた" in str(m.string) or "プレイ方法" in str(m.string) for m in po)
+
+
+PRINT_SOURCES = ("leaflet.py", "sheet.py", "solo.py", "cards.py", "book.py", "cover.py")
+
+
+def print_messages(lang: str) -> dict[str, str]:
+    """The translations of every message the printed products say (their source files under render/)."""
+    from babel.messages.extract import extract_from_file
+
+    po = catalog(lang)
+    out = {}
+    root = Path(book_module.__file__).parent
+    for name in PRINT_SOURCES:
+        for _line, msg, _comments, _ctx in extract_from_file(
+                "python", root / name, keywords={"_": None, "N_": None, "ngettext": (1, 2)}):
+            msgid = msg if isinstance(msg, str) else msg[0]
+            found = po.get(msgid)
+            if found is not None:
+                out[msgid] = found.string if isinstance(found.string, str) else found.string[0]
+    return out
+
+
+def test_german_print_says_du_throughout_and_every_turn_step_has_a_verb():
+    said = print_messages("de")
+    plural = [s for s in said.values() if re.search(r"\b(ihr|euch|eure[rsnm]?|euer)\b", s, re.IGNORECASE)
+              and not re.search(r"\b(in|an|zu|von|mit|bei|nach|aus|du) ihr\b", s)]  # "ihr" as "to it"
+    assert not plural, plural
+    step3 = said["every island whose bridges now equal its numeral. A circled island is finished."]
+    assert re.search(r"\bKreise\b.*\bein\b", step3)
+
+
+def test_korean_print_crosses_off_instead_of_erasing():
+    said = print_messages("ko")
+    erase = [s for s in said.values() if "지우" in s or "지워" in s]
+    # The one eraser the print mentions is the tool next to the pencil.
+    assert [s for s in erase if "지우개" not in s] == []
+    assert any("X 표시" in s for s in said.values())
