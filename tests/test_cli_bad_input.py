@@ -61,6 +61,9 @@ BOOK = ["book", "--count", "1", "--size", "7x7", "--out", "{dir}/b.pdf"]
     (["bank", "fill", "--db", "{dir}/bank.sqlite", "--count", "1", "--scheduler", "not a url"],
      "expected an address like tcp://HOST:PORT"),
     (["book", "--from", "{ids}", "--out", "{dir}/b.pdf"], "line 3:"),
+    (["book", "--size", "35x35", "--count", "1", "--out", "{dir}/b.pdf"], "no trim takes a grid this large"),
+    (["book", "--size", "27x27", "--count", "1", "--trim", "a4", "--out", "{dir}/b.pdf"],
+     "use a larger trim or a smaller grid"),
 ])
 def test_options_that_were_silently_wrong_are_one_line(files, tmp_path, args, words) -> None:
     ids = tmp_path / "ids.txt"

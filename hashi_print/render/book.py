@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -42,7 +43,7 @@ from hashi_print.render.book_plan import (
     trim_size,
 )
 from hashi_print.render.canvas import PT, PdfCanvas, text_width, wrap_text
-from hashi_print.render.paper import GREY, INK
+from hashi_print.render.paper import GREY, INK, TRIMS
 from hashi_print.render.preflight import HOME_SAFE_MM, Insets, Preflight, PrintRules
 from hashi_print.render.puzzle import FRAME_PAD, PICTURE_STYLE, PUZZLE_STYLE, SOLUTION_STYLE, draw_puzzle
 
@@ -119,10 +120,28 @@ def check_book_plan(requests: Sequence[Request], options: BookOptions, fraction:
     return its page count."""
     check_isbn(options.isbn)
     shapes = planned_shapes(requests, options.order, fraction)
-    pages = plan_book(shapes, options.layout, options.order == "progression").pages
+    grouped = options.order == "progression"
+    try:
+        pages = plan_book(shapes, options.layout, grouped).pages
+    except OptionError as err:
+        if "does not fit this page" not in err.message or any(
+                _plans(shapes, dataclasses.replace(options.layout, trim=trim), grouped) for trim in TRIMS):
+            raise
+        # No trim takes the grid, so "a larger trim" is no way out.
+        raise OptionError(err.message.replace("use a larger trim or a smaller grid",
+                                              "no trim takes a grid this large: use a smaller one")) from None
     if options.profile == "kdp":
         kdp_gutter(len(pages))
     return len(pages)
+
+
+def _plans(shapes: Sequence[Shape], layout: Layout, grouped: bool) -> bool:
+    """Whether the book's pages can be planned with this layout."""
+    try:
+        plan_book(shapes, layout, grouped)
+    except OptionError:
+        return False
+    return True
 
 
 def book_rules(options: BookOptions, pages: int, pad: float) -> PrintRules:
