@@ -25,10 +25,12 @@ test: $(VENV)/.installed
 	$(BIN)/python -m pytest -q
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/solve.py
