@@ -43,6 +43,7 @@ from hashi_print.i18n import (
 from hashi_print.options import Backend, CardEncoding, Mode, default, values
 from hashi_print.puzzle.model import GRADES
 from hashi_print.web import tables, tasks
+from hashi_print.web.phrases import phrase_breaks
 from hashi_print.web.pool import Busy, WorkPool
 
 if TYPE_CHECKING:
@@ -68,10 +69,11 @@ PAGES: dict[str, tuple[str, str | tuple[str, str]]] = {
     "/game": ("game.html", N_("Hashi solo")),
     "/cards": ("cards.html", N_("Card flipper")),
     "/help": ("help.html", ("web", N_("How to play"))),
+    "/mine": ("mine.html", N_("My puzzles")),
 }
 LANG_COOKIE = "lang"
 _TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
-          ".png": "image/png", ".svg": "image/svg+xml"}
+          ".png": "image/png", ".svg": "image/svg+xml", ".json": "application/json"}
 
 
 class BadRequest(HashiError):
@@ -327,15 +329,21 @@ def _pool(request: Request) -> WorkPool:
     return pool
 
 
-async def show_page(request: Request, template: str, title: str | tuple[str, str]) -> Response:
-    """One of PAGES, in the request's language (remembered in a cookie when chosen by ?lang=)."""
+def render_page(request: Request, template: str, title: str | tuple[str, str], lang: str) -> str:
+    """A page's HTML in `lang`; Japanese text gets <wbr> at its phrase boundaries."""
     site = _site(request)
-    lang = request_language(request)
     with language(lang):
         shown = pgettext(*title) if isinstance(title, tuple) else _(title)
         html = site.env.get_template(template).render(title=shown, path=request.url.path, pages=PAGES,
                                                       lang=lang, languages=LANGUAGE_NAMES,
                                                       messages=Markup(_messages(site, lang)))
+    return phrase_breaks(html) if lang == "ja" else html
+
+
+async def show_page(request: Request, template: str, title: str | tuple[str, str]) -> Response:
+    """One of PAGES, in the request's language (remembered in a cookie when chosen by ?lang=)."""
+    lang = request_language(request)
+    html = render_page(request, template, title, lang)
     headers = {"Content-Language": lang, "Vary": "Accept-Language, Cookie"}
     response = HTMLResponse(html, headers=headers)
     if request.query_params.get("lang", "").lower() in LANGUAGES:
@@ -365,6 +373,10 @@ async def not_found(request: Request, exc: Exception) -> Response:
     status = exc.status_code if isinstance(exc, HTTPException) else 500
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": f"{status}: no such API call"}, status_code=status)
+    if status == 404:
+        lang = request_language(request)
+        html = render_page(request, "404.html", N_("Page not found"), lang)
+        return HTMLResponse(html, status_code=404, headers={"Content-Language": lang})
     with language(request_language(request)):
         words, home = _("nothing here."), _("Home")
     return HTMLResponse(f"<!doctype html><title>{status}</title><p>{status}: "
@@ -420,7 +432,8 @@ def _small(text: str) -> bool:
 
 async def puzzle(body: dict[str, Any], pool: WorkPool) -> object:
     """/api/puzzle: the puzzle as the board draws it."""
-    return await pool.run(tasks.puzzle_view, text_field(body, "puzzle"), small=True)
+    return await pool.run(tasks.puzzle_view, text_field(body, "puzzle"),
+                          choice_field(body, "lang", LANGUAGES, "en"), small=True)
 
 
 async def solve(body: dict[str, Any], pool: WorkPool) -> object:

@@ -330,15 +330,15 @@ def test_touch_on_a_phone_sized_screen(browser, server):
 
 def test_new_puzzle_generated_pasted_or_typed_from_a_book(page, server):
     page.goto(server + "/new")
-    page.fill("#generate [name=width]", "7")
-    page.fill("#generate [name=height]", "8")
+    page.wait_for_selector("#gen-size option", state="attached")
+    page.select_option("#generate [name=size]", "7")
     page.select_option("#generate [name=difficulty]", "easy")
     page.fill("#generate [name=seed]", "4")
     page.click("#generate button")
     page.wait_for_url("**/play?p=*")
     page.wait_for_selector("#board .island")
     generated = page.locator("#puzzle-id").inner_text()
-    assert generated.startswith("7x8")
+    assert generated.startswith("7x7")
     assert solve(parse_puzzle(generated)).status == "unique"
     page.goto(server + "/new")
     page.fill("#paste-text", "2.2\n...\n2.2\n")

@@ -53,7 +53,7 @@ def test_home_page_follows_the_browser(client, lang):
     assert response.status_code == 200
     assert page_language(response.text) == lang
     assert response.headers["content-language"] == lang
-    assert HEADLINES[lang] in response.text
+    assert HEADLINES[lang] in response.text.replace("<wbr>", "")   # Japanese phrase breaks aside
 
 
 def test_switch_is_remembered_and_wins_over_the_browser(client):
@@ -61,7 +61,7 @@ def test_switch_is_remembered_and_wins_over_the_browser(client):
     assert page_language(first.text) == "ja" and "<title>遊び方" in first.text
     assert first.cookies.get("lang") == "ja"
     again = client.get("/", headers={"Accept-Language": "de"})
-    assert page_language(again.text) == "ja" and HEADLINES["ja"] in again.text
+    assert page_language(again.text) == "ja" and HEADLINES["ja"] in again.text.replace("<wbr>", "")
     back = client.get("/?lang=EN", headers={"Accept-Language": "de"})
     assert page_language(back.text) == "en" and HEADLINES["en"] in back.text
 
@@ -111,9 +111,9 @@ def test_help_page_is_translated_in_every_language(client):
     english = client.get("/help?lang=en").text
     assert "Every island must end up with exactly as many bridges as its number." in english
     for lang in LANGUAGES[1:]:
-        page = client.get(f"/help?lang={lang}").text
+        page = client.get(f"/help?lang={lang}").text.replace("<wbr>", "")
         assert "Every island must end up" not in page and "<strong>" in page
-    ja = client.get("/help?lang=ja").text
+    ja = client.get("/help?lang=ja").text.replace("<wbr>", "")
     assert "<h1>遊び方</h1>" in ja
     assert "定番パズル（橋をかけろ）の解き方" in ja and "ロール＆ライトゲームの遊び方" in ja
 

@@ -35,7 +35,8 @@ def test_a_japanese_page_still_fetches_its_face(browser, server):  # noqa: F811
     assert "hashi-ja-gothic.ttf" in fonts_fetched(browser, server, "/help", "ja")
 
 
-# Line breaks inside a run of text that is not white space: (the text node, the two characters).
+# Line breaks inside a word: within one text node (the server's <wbr> splits Japanese text at phrase
+# boundaries into nodes), between two characters that are neither white space nor punctuation.
 BROKEN_WORDS = """(selector) => {
   const out = [];
   for (const cell of document.querySelectorAll(selector)) {
@@ -52,7 +53,9 @@ BROKEN_WORDS = """(selector) => {
         const rects = range.getClientRects();
         if (!rects.length) continue;
         const y = rects[0].top;
-        if (top !== null && y > top + 2 && !/\\s/.test(text[i - 1]) && !/\\s/.test(text[i]))
+        // a break at white space or beside punctuation (／、。) is where lines may end
+        const free = (ch) => /[\\s\\p{P}\\p{S}]/u.test(ch);
+        if (top !== null && y > top + 2 && !free(text[i - 1]) && !free(text[i]))
           out.push([text.slice(Math.max(0, i - 4), i + 4), text[i - 1] + text[i]]);
         top = y;
       }
@@ -62,7 +65,7 @@ BROKEN_WORDS = """(selector) => {
 }"""
 
 
-@pytest.mark.parametrize("lang", ["ko"])
+@pytest.mark.parametrize("lang", ["ko", "ja"])
 @pytest.mark.parametrize("kind", ["desktop", "phone"])
 def test_the_help_tables_words_are_never_broken(browser, server, lang, kind):  # noqa: F811
     ctx = browser.new_context(**SCREENS[kind])
