@@ -77,7 +77,7 @@ def test_a_failed_generation_is_one_sentence_in_the_pages_language(browser, serv
     ctx.close()
     assert "solver calls" not in shown and "expert" not in shown
     assert shown == {"de": "In dieser Größe und Schwierigkeit ließ sich rechtzeitig kein Rätsel erzeugen; "
-                           "versuchen Sie einen anderen Startwert oder eine leichtere Stufe.",
+                           "versuche einen anderen Startwert oder eine leichtere Stufe.",
                      "ja": "この大きさと難しさのパズルを時間内に作れませんでした。"
                            "別のシードか、やさしい難しさを試してください。"}[lang]
 
