@@ -8,7 +8,15 @@ from hashi_print.errors import OptionError
 from hashi_print.files import distinct_files
 from hashi_print.game.board import load_side
 from hashi_print.game.scoring import GameScore
-from hashi_print.sheets.validate import Report, default_deck, default_scoring, score_players, validate_file
+from hashi_print.sheets.formats import parse_sheet
+from hashi_print.sheets.validate import (
+    Report,
+    default_deck,
+    default_scoring,
+    score_players,
+    validate,
+    validate_file,
+)
 
 
 @dataclass(frozen=True)
@@ -48,6 +56,11 @@ def validate_sheet(request: ValidateRequest) -> Report:
     side = load_side(files.layout) if files.layout else None
     return validate_file(request.sheet, side, default_deck(files.deck), default_scoring(files.scoring),
                          files.partial, request.solo, request.level)
+
+
+def validate_text(text: str, source: str = "sheet") -> Report:
+    """Check a typed sheet or record given as text (a designed side) with the designed deck and scoring."""
+    return validate(parse_sheet(text, source=source), default_deck(), default_scoring())
 
 
 def score_game(request: ScoreRequest) -> GameScore:

@@ -26,10 +26,10 @@ from starlette.routing import BaseRoute, Route
 from hashi_print.errors import HashiError
 from hashi_print.game.board import builtin_side
 from hashi_print.i18n import N_, language
+from hashi_print.jobs.solo import side_json
 from hashi_print.jobs.table import paper, service
 from hashi_print.jobs.table.model import NoTable, TableError, TooLarge, clean_code
 from hashi_print.jobs.table.store import Event, TableStore, default_path, events_after, last_event
-from hashi_print.web import tasks
 
 log = logging.getLogger(__name__)
 
@@ -296,7 +296,7 @@ def _sse(event: Event) -> dict[str, Any]:
 @cache
 def _side_view(side: str) -> dict[str, Any]:
     """A board side as the pages draw it (the same view as the solo game's)."""
-    return tasks.side_view(builtin_side(side))
+    return side_json(builtin_side(side))
 
 
 async def qr_code(request: Request, hub: Hub) -> Response:

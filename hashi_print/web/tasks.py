@@ -1,7 +1,9 @@
 """The work behind each web request: plain functions of plain values that return JSON-ready objects.
 
 They run in the worker pool, so they take and return only picklable things. Each one calls the same
-library functions as the command line and returns the same objects its `--json` prints.
+jobs (hashi_print/jobs: validate, the solo game) and library functions as the command line and returns
+the same objects its `--json` prints; what is left here is the web's own shaping of puzzles for the
+board and its size limits.
 """
 
 from __future__ import annotations
@@ -11,13 +13,10 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from hashi_print.errors import FormatError, HashiError, PuzzleError, RuleError
-from hashi_print.game.board import BoardSide, builtin_side
-from hashi_print.game.deck import CARDS_PLAYED, GOALS, Card, load_deck
-from hashi_print.game.rules import Move, apply, new_game
-from hashi_print.game.scoring import load_scoring, rating, rating_bands_of, score_sheet
-from hashi_print.game.simulate import deal
+from hashi_print.errors import FormatError, PuzzleError
 from hashi_print.i18n import _, language
+from hashi_print.jobs.score import validate_text
+from hashi_print.jobs.solo import SoloRequest, Turn, card_json, deal_cards, play_solo, start_solo
 from hashi_print.particles import korean_particles
 from hashi_print.puzzle.deduce import check_state, hint, island_names, lane_name
 from hashi_print.puzzle.formats import (
@@ -32,14 +31,6 @@ from hashi_print.puzzle.generate import generate
 from hashi_print.puzzle.model import Puzzle, Solution
 from hashi_print.puzzle.progress import progress
 from hashi_print.puzzle.solve import solve, solve_traced
-from hashi_print.sheets.formats import (
-    format_record,
-    parse_bridge,
-    parse_numeral,
-    parse_sheet,
-    record_from_moves,
-)
-from hashi_print.sheets.validate import default_deck, default_scoring, validate
 
 MAX_SIDE = 30
 MAX_GENERATE_SIDE = 20
@@ -215,116 +206,26 @@ def validate_task(text: str) -> dict[str, Any]:
     """The `validate --json` object for a sheet or record typed in a browser (built-in sides only)."""
     if re.search(r"^\s*layout\b|\"layout\"\s*:", text, re.MULTILINE | re.IGNORECASE):
         raise FormatError("the web app reads no layout files; name `side A` or `side B`", source="sheet")
-    doc = parse_sheet(text, source="sheet")
-    return validate(doc, default_deck(), default_scoring()).to_json()
+    return validate_text(text).to_json()
 
 
-# --- the roll-and-write game -----------------------------------------------------------------
+# --- the roll-and-write game: jobs/solo.py ----------------------------------------------------
 
 def deal_task(seed: int) -> dict[str, Any]:
     """Shuffle the deck with `seed`, put one card away unseen and return the 17 others in order."""
-    cards = deal(load_deck(), random.Random(seed))
-    return {"seed": seed, "cards": [{"numeral": c.numeral, "bridges": c.bridges} for c in cards]}
-
-
-def side_view(side: BoardSide) -> dict[str, Any]:
-    """A board side as the sheet draws it: labelled islands with flags, lanes and crossings."""
-    geo = side.geometry
-    return {
-        "side": side.name, "rows": side.rows, "cols": side.cols,
-        "islands": [{"label": i.label, "row": i.row, "col": i.col, "flag": i.flag} for i in side.islands],
-        "lanes": [{"a": ln.a, "b": ln.b, "horizontal": ln.horizontal, "name": side.lane_name(ln.index),
-                   "cells": [list(c) for c in ln.cells]} for ln in geo.lanes],
-        "crossings": [list(c) for c in geo.crossings],
-    }
-
-
-def _solo_limits(side: str, level: str) -> dict[str, int]:
-    """The solo turn limits of a side and level from the designed scoring."""
-    scoring = load_scoring()
-    levels = scoring.solo_levels.get(side, {})
-    if level not in levels:
-        raise FormatError(f"unknown level {level!r}; choose one of {', '.join(levels) or 'none'}")
-    return levels[level]
+    return {"seed": seed, "cards": [card_json(c) for c in deal_cards(seed)]}
 
 
 def game_task(side_name: str, level: str, seed: int) -> dict[str, Any]:
     """Start a solo game: the sheet's side, the goals with their turn limits, bonus values and ratings."""
-    side = builtin_side(side_name)
-    scoring = load_scoring()
-    limits = _solo_limits(side.name, level)
-    return {
-        "layout": side_view(side), "level": level, "seed": seed,
-        "levels": list(scoring.solo_levels.get(side.name, {})),
-        "goals": [{"goal": g, "limit": limits.get(g), "bonus": scoring.bonus[g][0]} for g in GOALS],
-        "per_circled": scoring.per_circled,
-        "ratings": [list(b) for b in rating_bands_of(scoring, side.name, level)],
-        "turns": CARDS_PLAYED,
-    }
-
-
-def _move(side: BoardSide, number: str | None, bridges: list[str], turn: int) -> Move:
-    """Turn a played turn in the record's words (`D5`, `D-G`) into the rules' Move."""
-    numeral = parse_numeral(side, number, turn) if number else None
-    lanes = []
-    for token in bridges:
-        for a, b in parse_bridge(side, token, turn):
-            lane = side.geometry.lane_between(a, b)
-            if lane is None:
-                raise RuleError(_("{token}: there is no lane between those islands").format(token=token),
-                                rule="bridge-lane", where=token)
-            lanes.append(lane)
-    return Move(numeral, tuple(sorted(lanes)))
+    return start_solo(side_name, level, seed).to_json()
 
 
 def play_task(side_name: str, level: str, seed: int, setup: str | None, turns: list[dict[str, Any]],
               player: str | None = None, lang: str = "en") -> object:
     """Replay a solo game with the rules engine; refuse the last turn with the reason (in `lang`) if it
     breaks a rule."""
+    played = tuple(Turn(t.get("number"), tuple(t.get("bridges", []))) for t in turns)
     with language(lang):
-        return worded(_play(side_name, level, seed, setup, turns, player), lang)
-
-
-def _play(side_name: str, level: str, seed: int, setup: str | None, turns: list[dict[str, Any]],
-          player: str | None) -> dict[str, Any]:
-    """Replay a solo game in the current language (see `play_task`)."""
-    side = builtin_side(side_name)
-    limits = _solo_limits(side.name, level)
-    cards = deal(load_deck(), random.Random(seed))
-    if len(turns) > len(cards):
-        raise FormatError(f"a game has {len(cards)} turns")
-    setup_move = parse_numeral(side, setup, None) if setup else None
-    try:
-        state = new_game(side, setup_move)
-    except RuleError as err:
-        return {"legal": False, "turn": 0, "rule": err.rule, "reason": err.message}
-    moves = []
-    for n, turn in enumerate(turns, start=1):
-        try:
-            move = _move(side, turn.get("number"), list(turn.get("bridges", [])), n)
-            state = apply(state, cards[n - 1], move)
-        except RuleError as err:
-            return {"legal": False, "turn": n, "rule": err.rule, "reason": err.message}
-        except HashiError as err:
-            return {"legal": False, "turn": n, "rule": "format", "reason": err.message}
-        moves.append(move)
-    out: dict[str, object] = {
-        "legal": True, "turn": state.turn,
-        "card": _card_json(cards[state.turn]) if state.turn < len(cards) else None,
-        "numerals": {side.islands[i].label: v for i, v in enumerate(state.numerals) if v is not None},
-        "bridges": {side.lane_name(k): n for k, n in enumerate(state.bridges) if n},
-        "circled": sorted(side.islands[i].label for i in state.circled),
-        "goals": dict(state.goals), "limits": limits,
-    }
-    if state.turn == len(cards):
-        scoring = load_scoring()
-        score = score_sheet(state, scoring, solo_side=side.name, solo_level=level)
-        record = record_from_moves(side, setup_move, cards, moves, player=player)
-        out |= {"score": score.to_json(), "rating": rating(scoring, side.name, score.total, level),
-                "record": format_record(record)}
-    return out
-
-
-def _card_json(card: Card) -> dict[str, Any]:
-    """A card as the page shows it."""
-    return {"numeral": card.numeral, "bridges": card.bridges}
+        position = play_solo(SoloRequest(side_name, level, seed, setup, played, player))
+        return worded(position.to_json(), lang)
