@@ -9,7 +9,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from contextlib import closing
+from contextlib import AbstractContextManager, closing, nullcontext
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -77,11 +77,9 @@ class HashiCommand(click.Command):
     def invoke(self, ctx: click.Context):
         """Run the command (within its --time-limit); under --json bad input is printed as an error object
         before it propagates."""
-        from hashi_print.puzzle.solve import time_limit
-
         seconds = ctx.params.pop("search_limit", None)
         try:
-            with time_limit(seconds, SOLVING_NOTE):
+            with _search_limit(seconds):
                 return super().invoke(ctx)
         except HashiError as err:
             if ctx.params.get("as_json"):
@@ -122,6 +120,15 @@ def cli() -> None:
 
     Start with `hashi-print kit`, which writes the whole print kit into output/.
     """
+
+
+def _search_limit(seconds: float | None) -> AbstractContextManager[None]:
+    """The --time-limit of a searching command (the solver library is loaded only for those)."""
+    if seconds is None:
+        return nullcontext()
+    from hashi_print.puzzle.solve import time_limit
+
+    return time_limit(seconds, SOLVING_NOTE)
 
 
 def _time_limit_option(func):
