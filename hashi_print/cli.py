@@ -49,7 +49,7 @@ DEFAULT_TIME_LIMIT = 600.0
 SOLVING_NOTE = "hashi-print: still solving after {seconds} s (the limit is {limit} s; Ctrl-C stops now)"
 
 
-def error_json(err: HashiError) -> dict:
+def error_json(err: HashiError) -> dict[str, object]:
     """The JSON object a command prints on stdout under --json when its input is bad."""
     return {"error": str(err), "message": err.message, "source": err.source, "line": err.line}
 
@@ -57,7 +57,7 @@ def error_json(err: HashiError) -> dict:
 class HashiCommand(click.Command):
     """A command whose choices ignore case and whose bad input, under --json, is also a JSON object."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for param in self.params:
             if isinstance(param.type, click.Choice):
@@ -74,7 +74,7 @@ class HashiCommand(click.Command):
                            "line": None})
             raise
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         """Run the command (within its --time-limit); under --json bad input is printed as an error object
         before it propagates."""
         seconds = ctx.params.pop("search_limit", None)
@@ -92,7 +92,7 @@ class HashiGroup(click.Group):
 
     command_class = HashiCommand
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         """Run the subcommand, catching bad input once for all commands."""
         try:
             return super().invoke(ctx)
@@ -131,7 +131,7 @@ def _search_limit(seconds: float | None) -> AbstractContextManager[None]:
     return time_limit(seconds, SOLVING_NOTE)
 
 
-def _time_limit_option(func):
+def _time_limit_option(func: F) -> F:
     """The --time-limit option of the commands that search (solve, grade, hint)."""
     return click.option("--time-limit", "search_limit", type=click.FloatRange(1, 86400),
                         default=DEFAULT_TIME_LIMIT, show_default=True,
@@ -189,7 +189,7 @@ def solve(puzzle: str, as_json: bool, mode: str, backend: str, card: str) -> Non
 
 # --- the print kit ---------------------------------------------------------------------------
 
-def _lang_option(*, with_all: bool = False):
+def _lang_option(*, with_all: bool = False) -> Callable[[F], F]:
     """The --lang option of the commands that print for people."""
     from hashi_print.i18n import LANGUAGES
 
@@ -271,7 +271,7 @@ def generate(width: int, height: int, difficulty: str, count: int, seed: int, de
 
 # --- played sheets ---------------------------------------------------------------------------
 
-def _sheet_options(func):
+def _sheet_options(func: F) -> F:
     """Add the options shared by `validate` and `score`: layout, deck, scoring and rule set."""
     for opt in reversed([
         click.option("--layout", type=click.Path(dir_okay=False),
@@ -377,7 +377,7 @@ def _print_scan(s: Scan) -> None:
     click.echo(f"{s.file}: {s.status.value} (side {s.side}, {s.paper})")
     for u in s.uncertain:
         click.echo(f"  check {u.note()}")
-    for line in report_lines(s.validation):
+    for line in report_lines(s.validation) if s.validation is not None else ():
         click.echo(f"  {line}")
 
 

@@ -31,10 +31,15 @@ T = TypeVar("T")
 
 
 class FillState(Protocol):
-    """What a bank fill reports after each batch (bank.store.FillState has these)."""
+    """What a bank fill reports after each batch (bank.store.FillState has these, read-only)."""
 
-    stored: int
-    duplicates: int
+    @property
+    def stored(self) -> int:
+        """Puzzles the fill has stored so far."""
+
+    @property
+    def duplicates(self) -> int:
+        """Puzzles it found already in the bank."""
 
 
 def with_progress(items: Iterable[T], total: int, what: str = "generating") -> Iterator[T]:

@@ -14,7 +14,7 @@ from functools import lru_cache
 from hashi_print.errors import OptionError
 from hashi_print.puzzle.model import Grade
 from hashi_print.render.canvas import PT, text_width
-from hashi_print.render.paper import INCH, PAPER, TRIMS
+from hashi_print.render.paper import TRIMS
 from hashi_print.render.preflight import HOME_MIN_TEXT_PT, KDP_MIN_TEXT_PT
 from hashi_print.render.puzzle import (
     DIGIT_HEIGHT,
@@ -23,6 +23,7 @@ from hashi_print.render.puzzle import (
     SOLUTION_STYLE,
     min_cell_for_island,
 )
+from hashi_print.sheets.paper import INCH, PAPER
 
 # KDP's minimum inside margin by page count (pages up to, inches).
 KDP_GUTTERS = ((150, 0.375), (300, 0.5), (500, 0.625), (700, 0.75), (828, 0.875))

@@ -5,13 +5,13 @@ from __future__ import annotations
 import hashlib
 import io
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import BinaryIO, Protocol
+from typing import Any, BinaryIO, Protocol, overload
 
 import svgwrite
-from reportlab.lib.colors import CMYKColor, HexColor
+from reportlab.lib.colors import CMYKColor, Color, HexColor
 from reportlab.lib.units import mm as MM
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas as _RlCanvas
@@ -93,7 +93,7 @@ def text_width(s: str, size_pt: float, bold: bool = False, mono: bool = False) -
     return pdfmetrics.stringWidth(s, register(font_for(s, bold, mono)), size_pt) / MM
 
 
-def _with_mode(draw, mode: int):
+def _with_mode(draw: Callable[..., None], mode: int) -> Callable[[float, float, str], None]:
     """Wrap a reportlab draw*String call so it uses text render `mode`."""
     def drawn(x: float, y: float, s: str) -> None:
         """Draw with the render mode set."""
@@ -101,6 +101,10 @@ def _with_mode(draw, mode: int):
     return drawn
 
 
+@overload
+def _check_color(color: str) -> str: ...
+@overload
+def _check_color(color: None) -> None: ...
 def _check_color(color: str | None) -> str | None:
     """Return the colour unchanged, or raise ValueError if it is not "#rrggbb" or None."""
     if color is not None and not _COLOR.match(color):
@@ -127,7 +131,7 @@ def cmyk_of(color: str) -> CMYKColor:
 
 def _retag_subsets(pdf: bytes) -> bytes:
     """Give each font subset its own tag (reportlab names every font's first subset AAAAAA+)."""
-    def tag(match: re.Match) -> bytes:
+    def tag(match: re.Match[bytes]) -> bytes:
         """A six-letter tag derived from the font's name and its original tag, so it is deterministic."""
         digest = hashlib.sha256(match.group(2) + b"+" + match.group(1)).digest()
         return b"/" + bytes(65 + d % 26 for d in digest[:6]) + b"+" + match.group(2)
@@ -162,7 +166,8 @@ class PdfCanvas:
         self._cmyk = color == "cmyk"
         self.preflight = preflight
         self._c = _RlCanvas(self._buffer, pagesize=(self.width * MM, self.height * MM), invariant=1,
-                            initialFontName=FONT, initialFontSize=10, pageCompression=1)
+                            initialFontName=FONT,  # type: ignore[arg-type]  # the stubs call it a number
+                            initialFontSize=10, pageCompression=1)
         self._c.setTitle(title)
         self._c.setAuthor(author)
         self._c.setSubject(subject)
@@ -174,7 +179,7 @@ class PdfCanvas:
         """Convert a top-down mm coordinate into reportlab's bottom-up points."""
         return (self.height - y) * MM
 
-    def _color(self, color: str):
+    def _color(self, color: str) -> Color:
         """Return the reportlab colour for "#rrggbb" in this file's colour model."""
         return cmyk_of(color) if self._cmyk else HexColor(_check_color(color))
 
@@ -199,13 +204,15 @@ class PdfCanvas:
             self._c.setFillColor(self._color(fill))
         return int(stroke is not None), int(fill is not None)
 
-    def line(self, x1, y1, x2, y2, *, width=0.3, color="#000000", dash=None, cap="butt", id=None):
+    def line(self, x1: float, y1: float, x2: float, y2: float, *, width: float = 0.3, color: str = "#000000",
+             dash: tuple[float, ...] | None = None, cap: str = "butt", id: str | None = None) -> None:
         """Draw a straight line, optionally dashed (dash lengths in mm)."""
         self._stroke_style(color, width, dash, cap)
         self._c.line(x1 * MM, self._y(y1), x2 * MM, self._y(y2))
         self._mark(_ink_box(x1, y1, x2, y2, width / 2), f"a line at ({x1:.1f}, {y1:.1f}) mm")
 
-    def circle(self, cx, cy, r, *, stroke="#000000", fill=None, width=0.3, id=None):
+    def circle(self, cx: float, cy: float, r: float, *, stroke: str | None = "#000000",
+               fill: str | None = None, width: float = 0.3, id: str | None = None) -> None:
         """Draw a circle."""
         s, f = self._paint(stroke, fill, width)
         if s or f:
@@ -213,7 +220,8 @@ class PdfCanvas:
             pad = r + (width / 2 if s else 0.0)
             self._mark(_ink_box(cx, cy, cx, cy, pad), f"a circle at ({cx:.1f}, {cy:.1f}) mm", not s)
 
-    def rect(self, x, y, w, h, *, stroke="#000000", fill=None, width=0.3, id=None):
+    def rect(self, x: float, y: float, w: float, h: float, *, stroke: str | None = "#000000",
+             fill: str | None = None, width: float = 0.3, id: str | None = None) -> None:
         """Draw an axis-aligned rectangle with its top-left corner at (x, y)."""
         s, f = self._paint(stroke, fill, width)
         if s or f:
@@ -221,7 +229,8 @@ class PdfCanvas:
             self._mark(_ink_box(x, y, x + w, y + h, width / 2 if s else 0.0),
                        f"a rectangle at ({x:.1f}, {y:.1f}) mm", not s)
 
-    def polygon(self, points, *, stroke="#000000", fill=None, width=0.3, id=None):
+    def polygon(self, points: Sequence[Point], *, stroke: str | None = "#000000", fill: str | None = None,
+                width: float = 0.3, id: str | None = None) -> None:
         """Draw a closed polygon."""
         s, f = self._paint(stroke, fill, width)
         if not (s or f) or len(points) < 2:
@@ -236,15 +245,17 @@ class PdfCanvas:
         self._mark(_ink_box(min(xs), min(ys), max(xs), max(ys), width / 2 if s else 0.0),
                    f"a shape at ({xs[0]:.1f}, {ys[0]:.1f}) mm", not s)
 
-    def text(self, x, y, s, *, size_pt=10, anchor="start", bold=False, color="#000000", id=None, angle=0,
-             mono=False):
+    def text(self, x: float, y: float, s: str, *, size_pt: float = 10, anchor: str = "start",
+             bold: bool = False, color: str = "#000000", id: str | None = None, angle: float = 0,
+             mono: bool = False) -> None:
         """Draw one line of text whose baseline is at y, turned `angle` degrees anticlockwise."""
         _check_anchor(anchor)
         font = register(font_for(s, bold, mono))
         self._c.setFont(font, size_pt)
         self._c.setFillColor(self._color(color))
-        draw = {"start": self._c.drawString, "middle": self._c.drawCentredString,
-                "end": self._c.drawRightString}[anchor]
+        draw: Callable[[float, float, str], None] = {
+            "start": self._c.drawString, "middle": self._c.drawCentredString, "end": self._c.drawRightString,
+        }[anchor]
         if bold and font in FAKE_BOLD:
             # A face without a bold cut: fill and outline the glyphs (text render mode 2).
             self._c.setStrokeColor(self._color(color))
@@ -304,10 +315,13 @@ class PdfCanvas:
 
     def save(self) -> None:
         """Finish the document and write it to the path (atomically) or buffer given at creation."""
-        if hasattr(self._target, "write"):
-            self._target.write(self.tobytes())
+        target = self._target
+        if target is None:
+            raise ValueError("this PdfCanvas was made without a path or buffer: use tobytes()")
+        if isinstance(target, (str, Path)):
+            write_atomic(target, self.tobytes(Path(target).name))
         else:
-            write_atomic(self._target, self.tobytes(Path(self._target).name))
+            target.write(self.tobytes())
 
 
 def _num(v: float) -> str:
@@ -335,7 +349,7 @@ class SvgCanvas:
         # The characters drawn in each Korean or Japanese face: the SVG embeds just those glyphs.
         self._embedded: dict[str, set[str]] = {}
 
-    def _add(self, element, id: str | None) -> None:
+    def _add(self, element: Any, id: str | None) -> None:
         """Attach the element to the current group, giving it its id (which must be unique)."""
         if id is not None:
             if id in self._ids:
@@ -350,12 +364,13 @@ class SvgCanvas:
             self.preflight.mark(box, what, fill_only)
 
     @staticmethod
-    def _paint(stroke: str | None, fill: str | None, width: float) -> dict:
+    def _paint(stroke: str | None, fill: str | None, width: float) -> dict[str, str]:
         """Return SVG presentation attributes for a closed shape."""
         return {"stroke": _check_color(stroke) or "none", "fill": _check_color(fill) or "none",
                 "stroke_width": _num(width) if stroke else "0"}
 
-    def line(self, x1, y1, x2, y2, *, width=0.3, color="#000000", dash=None, cap="butt", id=None):
+    def line(self, x1: float, y1: float, x2: float, y2: float, *, width: float = 0.3, color: str = "#000000",
+             dash: tuple[float, ...] | None = None, cap: str = "butt", id: str | None = None) -> None:
         """Draw a straight line, optionally dashed (dash lengths in mm)."""
         extra = {"stroke_dasharray": ",".join(_num(d) for d in dash)} if dash else {}
         if cap != "butt":
@@ -365,14 +380,16 @@ class SvgCanvas:
         self._add(el, id)
         self._mark(_ink_box(x1, y1, x2, y2, width / 2), f"a line at ({x1:.1f}, {y1:.1f}) mm", False)
 
-    def circle(self, cx, cy, r, *, stroke="#000000", fill=None, width=0.3, id=None):
+    def circle(self, cx: float, cy: float, r: float, *, stroke: str | None = "#000000",
+               fill: str | None = None, width: float = 0.3, id: str | None = None) -> None:
         """Draw a circle."""
         self._add(self._dwg.circle((_num(cx), _num(cy)), _num(r), **self._paint(stroke, fill, width)), id)
         if stroke or fill:
             pad = r + (width / 2 if stroke else 0.0)
             self._mark(_ink_box(cx, cy, cx, cy, pad), f"a circle at ({cx:.1f}, {cy:.1f}) mm", not stroke)
 
-    def rect(self, x, y, w, h, *, stroke="#000000", fill=None, width=0.3, id=None):
+    def rect(self, x: float, y: float, w: float, h: float, *, stroke: str | None = "#000000",
+             fill: str | None = None, width: float = 0.3, id: str | None = None) -> None:
         """Draw an axis-aligned rectangle with its top-left corner at (x, y)."""
         el = self._dwg.rect((_num(x), _num(y)), (_num(w), _num(h)), **self._paint(stroke, fill, width))
         self._add(el, id)
@@ -380,7 +397,8 @@ class SvgCanvas:
             self._mark(_ink_box(x, y, x + w, y + h, width / 2 if stroke else 0.0),
                        f"a rectangle at ({x:.1f}, {y:.1f}) mm", not stroke)
 
-    def polygon(self, points, *, stroke="#000000", fill=None, width=0.3, id=None):
+    def polygon(self, points: Sequence[Point], *, stroke: str | None = "#000000", fill: str | None = None,
+                width: float = 0.3, id: str | None = None) -> None:
         """Draw a closed polygon."""
         pts = [(_num(x), _num(y)) for x, y in points]
         self._add(self._dwg.polygon(pts, **self._paint(stroke, fill, width)), id)
@@ -389,8 +407,9 @@ class SvgCanvas:
             self._mark(_ink_box(min(xs), min(ys), max(xs), max(ys), width / 2 if stroke else 0.0),
                        f"a shape at ({xs[0]:.1f}, {ys[0]:.1f}) mm", not stroke)
 
-    def text(self, x, y, s, *, size_pt=10, anchor="start", bold=False, color="#000000", id=None, angle=0,
-             mono=False):
+    def text(self, x: float, y: float, s: str, *, size_pt: float = 10, anchor: str = "start",
+             bold: bool = False, color: str = "#000000", id: str | None = None, angle: float = 0,
+             mono: bool = False) -> None:
         """Draw one line of text whose baseline is at y, turned `angle` degrees anticlockwise."""
         font = font_for(s, bold, mono)
         if font not in LATIN.values():
@@ -408,7 +427,8 @@ class SvgCanvas:
         if self.preflight is not None:
             self.preflight.text(x, y, s, size_pt, anchor, bold, font, angle)
 
-    def set_boxes(self, *, trim=None, bleed=None) -> None:
+    def set_boxes(self, *, trim: tuple[float, float, float, float] | None = None,
+                  bleed: tuple[float, float, float, float] | None = None) -> None:
         """Ignore print boxes: SVG has none."""
 
     def new_page(self) -> None:
@@ -431,12 +451,12 @@ class SvgCanvas:
         if self.preflight is not None:
             self.preflight.check(name)
         if not self._embedded:
-            return '<?xml version="1.0" encoding="utf-8" ?>\n' + self._dwg.tostring() + "\n"
+            return _svg_document(self._dwg)
         style = self._dwg.style(svg_font_faces({name: "".join(sorted(chars))
                                                 for name, chars in self._embedded.items()}))
         self._dwg.defs.add(style)
         try:
-            return '<?xml version="1.0" encoding="utf-8" ?>\n' + self._dwg.tostring() + "\n"
+            return _svg_document(self._dwg)
         finally:
             self._dwg.defs.elements.remove(style)
 
@@ -447,6 +467,12 @@ class SvgCanvas:
     def save(self, path: str | Path) -> None:
         """Write the SVG document atomically."""
         write_atomic(path, self.tostring(Path(path).name))
+
+
+def _svg_document(dwg: svgwrite.Drawing) -> str:
+    """The SVG text of a drawing, with its XML declaration."""
+    body: str = dwg.tostring()
+    return '<?xml version="1.0" encoding="utf-8" ?>\n' + body + "\n"
 
 
 def make_canvas(fmt: str, width_mm: float, height_mm: float, *, title: str = "",
@@ -561,7 +587,7 @@ def fit_text(s: str, width_mm: float, size_pt: float, min_pt: float, *, bold: bo
 
 
 def draw_fitted(cv: Canvas, x: float, y: float, s: str, width_mm: float, *, size_pt: float, min_pt: float,
-                max_lines: int = 1, leading: float = 1.15, **style) -> tuple[float, int]:
+                max_lines: int = 1, leading: float = 1.15, **style: Any) -> tuple[float, int]:
     """Draw a label fitted by `fit_text` with its first baseline at y; return the size and line count."""
     size, lines = fit_text(s, width_mm, size_pt, min_pt, bold=style.get("bold", False), max_lines=max_lines)
     first_id = style.pop("id", None)

@@ -15,7 +15,7 @@ from hashi_print.game.deck import Card, Deck
 from hashi_print.i18n import _, language, ngettext
 from hashi_print.options import Format
 from hashi_print.render.canvas import Canvas, PdfCanvas, make_canvas
-from hashi_print.render.paper import BLUE, PAPER
+from hashi_print.render.paper import BLUE
 from hashi_print.render.preflight import (
     HOME_MIN_TEXT_PT,
     HOME_SAFE_MM,
@@ -25,6 +25,7 @@ from hashi_print.render.preflight import (
     uniform,
 )
 from hashi_print.render.sheet import draw_card_pips
+from hashi_print.sheets.paper import PAPER
 
 CARD_W, CARD_H = 63.5, 88.9
 BLEED = 3.0

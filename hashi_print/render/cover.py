@@ -16,10 +16,11 @@ from hashi_print.i18n import _, language, ngettext
 from hashi_print.puzzle.book import BookPuzzle
 from hashi_print.render.book import BookOptions, grade_mix, size_mix
 from hashi_print.render.book_plan import trim_size
-from hashi_print.render.canvas import PT, PdfCanvas, text_width, wrap_text
-from hashi_print.render.paper import BLUE, INCH, INK, PAPER_THICKNESS_IN, PAPER_TYPES
+from hashi_print.render.canvas import PT, Canvas, PdfCanvas, text_width, wrap_text
+from hashi_print.render.paper import BLUE, INK, PAPER_THICKNESS_IN, PAPER_TYPES
 from hashi_print.render.preflight import KDP_MIN_TEXT_PT, Insets, Preflight, PrintRules
 from hashi_print.render.puzzle import PICTURE_STYLE, draw_puzzle
+from hashi_print.sheets.paper import INCH
 
 BLEED = 0.125 * INCH
 SAFE = 0.125 * INCH
@@ -142,7 +143,7 @@ def cover_rules(geo: CoverGeometry) -> PrintRules:
                       fills_may_bleed=True, keep_out=(*folds, (geo.barcode, "the barcode area")))
 
 
-def _centred_lines(cv, cx: float, y: float, lines: Sequence[str], size: float, bold: bool,
+def _centred_lines(cv: Canvas, cx: float, y: float, lines: Sequence[str], size: float, bold: bool,
                    color: str) -> float:
     """Draw lines centred on cx from baseline y; return the baseline after the last."""
     for line in lines:
@@ -156,7 +157,7 @@ def cover_art(puzzles: Sequence[BookPuzzle]) -> BookPuzzle:
     return max(puzzles, key=lambda bp: (bp.puzzle.cols * bp.puzzle.rows, len(bp.puzzle.islands)))
 
 
-def _draw_art(cv, style: CoverStyle, bp: BookPuzzle, cx: float, top: float, side: float) -> float:
+def _draw_art(cv: Canvas, style: CoverStyle, bp: BookPuzzle, cx: float, top: float, side: float) -> float:
     """Draw a solved puzzle centred on cx from `top`, at most `side` mm wide and tall; return its bottom."""
     cell = side / max(bp.puzzle.cols, bp.puzzle.rows)
     gw, gh = bp.puzzle.cols * cell, bp.puzzle.rows * cell
@@ -168,7 +169,7 @@ def _draw_art(cv, style: CoverStyle, bp: BookPuzzle, cx: float, top: float, side
     return top + gh
 
 
-def _draw_front(cv, geo: CoverGeometry, options: BookOptions, puzzles: Sequence[BookPuzzle],
+def _draw_front(cv: Canvas, geo: CoverGeometry, options: BookOptions, puzzles: Sequence[BookPuzzle],
                 style: CoverStyle) -> None:
     """The front: the title large, what is inside, a large solved puzzle of the book, and the author."""
     x, y, w, h = geo.front
@@ -209,7 +210,7 @@ def back_text(options: BookOptions, puzzles: Sequence[BookPuzzle]) -> list[str]:
     ]
 
 
-def _draw_back(cv, geo: CoverGeometry, options: BookOptions, puzzles: Sequence[BookPuzzle],
+def _draw_back(cv: Canvas, geo: CoverGeometry, options: BookOptions, puzzles: Sequence[BookPuzzle],
                style: CoverStyle) -> None:
     """The back: a few paragraphs about the book, and one of its puzzles to try, clear of the barcode."""
     x, y, w, h = geo.back
@@ -236,7 +237,7 @@ def _draw_back(cv, geo: CoverGeometry, options: BookOptions, puzzles: Sequence[B
         cv.text(left, top - 6, _("Try one from the book:"), size_pt=10, bold=True, color=style.text)
 
 
-def _draw_spine(cv, geo: CoverGeometry, options: BookOptions, pages: int, color: str) -> bool:
+def _draw_spine(cv: Canvas, geo: CoverGeometry, options: BookOptions, pages: int, color: str) -> bool:
     """Draw the spine text (top to bottom) where KDP allows it and it fits; return whether it was drawn."""
     text = " · ".join(p for p in (options.title, options.author) if p)
     size = spine_text_size(geo, pages, text)

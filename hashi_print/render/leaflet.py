@@ -24,10 +24,10 @@ from hashi_print.render.canvas import (
     text_width,
     wrap_text,
 )
-from hashi_print.render.paper import PAPER
 from hashi_print.render.preflight import HOME_MIN_TEXT_PT, home_sheet
 from hashi_print.render.sheet import FLAG_COLORS, FLAG_MIN_MM, draw_board, draw_flag
 from hashi_print.sheets.layout import board_geometry
+from hashi_print.sheets.paper import PAPER
 
 LEFT = 16.0
 

@@ -42,7 +42,8 @@ class RasterCanvas:
         """A length in mm as whole pixels, at least one."""
         return max(1, round(mm * self.ppm))
 
-    def line(self, x1, y1, x2, y2, *, width=0.3, color="#000000", dash=None, cap="butt", id=None):
+    def line(self, x1: float, y1: float, x2: float, y2: float, *, width: float = 0.3, color: str = "#000000",
+             dash: tuple[float, ...] | None = None, cap: str = "butt", id: str | None = None) -> None:
         """Draw a straight line, dashed lines as their dashes (zero-length dashes with round caps as dots)."""
         if not dash:
             cv2.line(
@@ -67,7 +68,8 @@ class RasterCanvas:
             pos += seg
             k += 1
 
-    def circle(self, cx, cy, r, *, stroke="#000000", fill=None, width=0.3, id=None):
+    def circle(self, cx: float, cy: float, r: float, *, stroke: str | None = "#000000",
+               fill: str | None = None, width: float = 0.3, id: str | None = None) -> None:
         """Draw a circle."""
         f = self.ppm * (1 << SHIFT)
         centre, radius = self._p(cx, cy), round(r * f)
@@ -76,11 +78,13 @@ class RasterCanvas:
         if stroke:
             cv2.circle(self.image, centre, radius, rgb(stroke), self._px(width), cv2.LINE_AA, SHIFT)
 
-    def rect(self, x, y, w, h, *, stroke="#000000", fill=None, width=0.3, id=None):
+    def rect(self, x: float, y: float, w: float, h: float, *, stroke: str | None = "#000000",
+             fill: str | None = None, width: float = 0.3, id: str | None = None) -> None:
         """Draw an axis-aligned rectangle."""
         self.polygon([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], stroke=stroke, fill=fill, width=width)
 
-    def polygon(self, points: Sequence[Point], *, stroke="#000000", fill=None, width=0.3, id=None):
+    def polygon(self, points: Sequence[Point], *, stroke: str | None = "#000000", fill: str | None = None,
+                width: float = 0.3, id: str | None = None) -> None:
         """Draw a closed polygon."""
         pts = np.array([self._p(x, y) for x, y in points], np.int32)
         if fill:
@@ -88,8 +92,12 @@ class RasterCanvas:
         if stroke:
             cv2.polylines(self.image, [pts], True, rgb(stroke), self._px(width), cv2.LINE_AA, SHIFT)
 
-    def text(self, x, y, s, *, size_pt=10, anchor="start", bold=False, color="#000000", id=None):
-        """Draw one line of text with its baseline at y."""
+    def text(self, x: float, y: float, s: str, *, size_pt: float = 10, anchor: str = "start",
+             bold: bool = False, color: str = "#000000", id: str | None = None, angle: float = 0,
+             mono: bool = False) -> None:
+        """Draw one line of text with its baseline at y (upright only; the Hershey font has no mono cut)."""
+        if angle:
+            raise ValueError("a raster canvas draws text upright only")
         scale = 0.72 * size_pt * PT * self.ppm / _HERSHEY_CAP
         thick = max(1, round(scale * (2.6 if bold else 1.6)))
         (w, _), _ = cv2.getTextSize(s, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
@@ -122,4 +130,6 @@ class RasterCanvas:
     def png(self) -> bytes:
         """The picture as PNG bytes."""
         ok, data = cv2.imencode(".png", cv2.cvtColor(self.image, cv2.COLOR_RGB2BGR))
+        if not ok:
+            raise ValueError("OpenCV could not encode the picture as PNG")
         return data.tobytes()

@@ -13,6 +13,7 @@ from pathlib import Path
 from hashi_print.files import write_atomic
 from hashi_print.game.board import BoardSide
 from hashi_print.game.deck import GOALS, Deck
+from hashi_print.game.rules import GameState
 from hashi_print.game.scoring import Scoring
 from hashi_print.i18n import N_, _, language
 from hashi_print.options import Format
@@ -76,6 +77,7 @@ def flag_shape(flag: str, px: float, base: float, height: float) -> FlagShape:
     size = max(FLAG_LETTER_MIN_PT, min(9.0, 1.8 * h))
     cap = 0.73 * size * PT  # the face's capital height
     baseline = top + h / 2 + cap / 2
+    cloth: tuple[tuple[float, float], ...]
     if flag == "red":
         cloth = ((px, top), (px + 2.0 * h, top + h / 2), (px, top + h))
         letter = (px + 0.42 * h, baseline, size)
@@ -100,8 +102,8 @@ def draw_island_flag(cv: Canvas, cx: float, cy: float, r: float, flag: str) -> N
     draw_flag(cv, cx + 0.7 * r, cy - 0.72 * r, 0.66 * r, flag)
 
 
-def draw_board(cv: Canvas, side: BoardSide, bg: BoardGeometry, *, state=None, prefix: str = "",
-               highlight: Mapping[int, int] | None = None, forbidden: tuple[int, ...] = (),
+def draw_board(cv: Canvas, side: BoardSide, bg: BoardGeometry, *, state: GameState | None = None,
+               prefix: str = "", highlight: Mapping[int, int] | None = None, forbidden: tuple[int, ...] = (),
                numerals: Mapping[int, int] | None = None,
                crossings: tuple[tuple[int, int], ...] = ()) -> None:
     """Draw lanes and islands; with a game state also its numerals, bridges and circled islands.
@@ -132,10 +134,10 @@ def draw_board(cv: Canvas, side: BoardSide, bg: BoardGeometry, *, state=None, pr
                 id=f"{prefix}forbidden-{side.lane_name(k)}")
     for a, b in crossings:
         mx, my = crossing_point(side, bg, a, b)
-        s = bg.r * 0.55
+        arm = bg.r * 0.55
         with cv.group(f"{prefix}crossing-{side.lane_name(a)}-{side.lane_name(b)}"):
-            cv.line(mx - s, my - s, mx + s, my + s, width=0.7, color=FLAG_COLORS["red"])
-            cv.line(mx - s, my + s, mx + s, my - s, width=0.7, color=FLAG_COLORS["red"])
+            cv.line(mx - arm, my - arm, mx + arm, my + arm, width=0.7, color=FLAG_COLORS["red"])
+            cv.line(mx - arm, my + arm, mx + arm, my - arm, width=0.7, color=FLAG_COLORS["red"])
     for i, isl in enumerate(side.islands):
         cx, cy = bg.centres[i]
         with cv.group(f"{prefix}island-{isl.label}"):

@@ -21,9 +21,10 @@ from hashi_print.render.canvas import (
     make_canvas,
     text_width,
 )
-from hashi_print.render.paper import BLUE, PAPER
+from hashi_print.render.paper import BLUE
 from hashi_print.render.preflight import HOME_MIN_TEXT_PT, home_sheet
 from hashi_print.render.sheet import FLAG_COLORS, FLAG_MIN_MM, draw_flag, flag_shape
+from hashi_print.sheets.paper import PAPER
 
 GOAL_NAMES = {"red": N_("Red flags"), "blue": N_("Blue flags"), "six": N_("Six joined")}
 HOW_TO = (
