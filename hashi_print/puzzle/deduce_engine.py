@@ -11,24 +11,25 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from hashi_print.i18n import _
+from hashi_print.options import Technique
 from hashi_print.puzzle.deduce_wording import describe, island_names
 from hashi_print.puzzle.model import GRADES, Grade, Puzzle
 
 EASY, MEDIUM, HARD, EXPERT = range(4)
 
-# Technique name -> the rung of the ladder (index in GRADES) that introduces it.
+# Technique name (options.Technique) -> the rung of the ladder (index in GRADES) that introduces it.
 TECHNIQUES = {
-    "complete": EASY,
-    "crossing": EASY,
-    "fill": EASY,
-    "spread": EASY,
-    "capacity": EASY,
-    "needs": MEDIUM,
-    "pair": MEDIUM,
-    "isolation": HARD,
-    "impossible": HARD,
-    "only-way-out": EXPERT,
-    "contradiction": EXPERT,
+    Technique.COMPLETE.value: EASY,
+    Technique.CROSSING.value: EASY,
+    Technique.FILL.value: EASY,
+    Technique.SPREAD.value: EASY,
+    Technique.CAPACITY.value: EASY,
+    Technique.NEEDS.value: MEDIUM,
+    Technique.PAIR.value: MEDIUM,
+    Technique.ISOLATION.value: HARD,
+    Technique.IMPOSSIBLE.value: HARD,
+    Technique.ONLY_WAY_OUT.value: EXPERT,
+    Technique.CONTRADICTION.value: EXPERT,
 }
 
 Change = tuple[int, int, int]  # (lane, at least, at most) after the step
