@@ -55,6 +55,7 @@ BOOK = ["book", "--count", "1", "--size", "7x7", "--out", "{dir}/b.pdf"]
     ([*BOOK, "--seed", "-1"], "--seed -1: use a whole number from 0"),
     (["design", "--seed", "-1", "--quick", "--out", "{dir}/d"], "--seed -1"),
     (["serve", "--time-limit", "nan"], "--time-limit nan"),
+    (["solve", "7x7m2:3c5a1c1a1b2b2b2g4a5a4h2d2a", "--time-limit", "nan"], "--time-limit nan"),
     (["book", "--from", "{sheet}", "--from-bank", "{dir}/bank.sqlite", "--mark-used", "x", "--out",
       "{dir}/b.pdf"], "--from and --from-bank"),
     (["sheet", "--side", "A", "--layout", "{sheet}", "--out", "{dir}/s.pdf"], "--side and --layout"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -121,6 +122,8 @@ PROGRESS_EVERY = 10.0
 def time_limit(seconds: float | None, note: str = "") -> Iterator[None]:
     """Stop the block with TimeLimitError after `seconds`, writing `note` (with {seconds} and {limit})
     on stderr every PROGRESS_EVERY seconds meanwhile; no limit outside the main thread or for None."""
+    if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
+        raise HashiError(f"--time-limit {seconds}: use a number of seconds")
     if seconds is None or threading.current_thread() is not threading.main_thread():
         yield
         return
