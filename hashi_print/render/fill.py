@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hashi_print.files import write_atomic
 from hashi_print.game.deck import Deck
@@ -24,6 +25,12 @@ from hashi_print.render.paper import BLUE
 from hashi_print.render.sheet import draw_sheet
 from hashi_print.sheets.layout import SheetLayout, sheet_layout
 from hashi_print.sheets.marks import Marks
+
+if TYPE_CHECKING:
+    import numpy as np
+
+Glyphs = dict[int, list["np.ndarray"]]  # digit -> ink-count grids of one writer set
+Box = tuple[float, float, float, float]
 
 PENS = {
     PenKind.BLUE.value: ("#1b3d8f", 0.45),
@@ -40,7 +47,7 @@ class Pen:
     color: str = BLUE
     width: float = 0.6
     rng: random.Random | None = None
-    glyphs: dict[int, list] | None = None
+    glyphs: Glyphs | None = None
 
     @property
     def hand(self) -> bool:
@@ -48,7 +55,7 @@ class Pen:
         return self.rng is not None
 
 
-def hand_pen(rng: random.Random, kind: str | None = None, glyphs: dict[int, list] | None = None) -> Pen:
+def hand_pen(rng: random.Random, kind: str | None = None, glyphs: Glyphs | None = None) -> Pen:
     """A random pen of `kind` (blue, black, felt, pencil; random when None) held by a hand."""
     name = kind or rng.choice(sorted(PENS))
     color, width = PENS[name]
@@ -59,7 +66,7 @@ WRITERS = ("optdigits", "mnist")  # the held-out writers whose digits the pen mo
 
 
 @cache
-def shipped_glyphs(writers: str = "optdigits") -> dict[int, list]:
+def shipped_glyphs(writers: str = "optdigits") -> Glyphs:
     """The held-out writers' digits shipped with the package: digit -> list of ink-count grids (0-16)."""
     import numpy as np
 
@@ -71,7 +78,7 @@ def shipped_glyphs(writers: str = "optdigits") -> dict[int, list]:
     return {k: [images[i] for i in range(len(labels)) if labels[i] == k] for k in range(10)}
 
 
-def ink_counts(picture):
+def ink_counts(picture: np.ndarray) -> np.ndarray:
     """A digit's picture (0-255) cut to its ink and centred in a square, as ink counts 0-16."""
     import numpy as np
 
@@ -115,19 +122,19 @@ def draw_marks(cv: Canvas, lay: SheetLayout, marks: Marks, pen: Pen) -> None:
                 color=pen.color)
 
 
-def _cross_out(cv: Canvas, pen: Pen, box, inset: float) -> None:
+def _cross_out(cv: Canvas, pen: Pen, box: Box, inset: float) -> None:
     """Cross a box off corner to corner, `inset` mm in: an X (a hand sometimes draws only one stroke)."""
     x, y, w, h = box
     _stroke(cv, pen, [(x + inset, y + h - inset), (x + w - inset, y + inset)])
-    if not pen.hand or pen.rng.random() < 0.5:
+    if pen.rng is None or pen.rng.random() < 0.5:
         _stroke(cv, pen, [(x + inset, y + inset), (x + w - inset, y + h - inset)])
 
 
 def _wobble(pen: Pen, points: list[tuple[float, float]], amplitude: float) -> list[tuple[float, float]]:
     """Resample a polyline finely and push it sideways by a smooth random wave."""
-    if not pen.hand:
-        return points
     rng = pen.rng
+    if rng is None:
+        return points
     out = []
     phases = [rng.uniform(0, 2 * math.pi) for _ in range(2)]
     freqs = [rng.uniform(0.1, 0.25), rng.uniform(0.4, 0.9)]
@@ -148,8 +155,8 @@ def _wobble(pen: Pen, points: list[tuple[float, float]], amplitude: float) -> li
 
 def _stroke(cv: Canvas, pen: Pen, points: list[tuple[float, float]], inset: float = 0.0) -> None:
     """One pen stroke through `points`; a hand starts and ends it a little off and varies its width."""
-    if pen.hand and inset:
-        rng = pen.rng
+    rng = pen.rng
+    if rng is not None and inset:
         (ax, ay), (bx, by) = points[0], points[-1]
         length = math.hypot(bx - ax, by - ay) or 1.0
         ux, uy = (bx - ax) / length, (by - ay) / length
@@ -159,13 +166,13 @@ def _stroke(cv: Canvas, pen: Pen, points: list[tuple[float, float]], inset: floa
             (ax + ux * a - uy * jitter, ay + uy * a + ux * jitter),
             (bx - ux * b + uy * jitter, by - uy * b - ux * jitter),
         ]
-    pts = _wobble(pen, points, pen.rng.uniform(0.05, 0.25) if pen.hand else 0.0)
-    if not pen.hand:
+    pts = _wobble(pen, points, rng.uniform(0.05, 0.25) if rng is not None else 0.0)
+    if rng is None:
         for (ax, ay), (bx, by) in zip(pts, pts[1:], strict=False):
             cv.line(ax, ay, bx, by, width=pen.width, color=pen.color, cap="round")
         return
     base = pen.width
-    phase = pen.rng.uniform(0, 6.3)
+    phase = rng.uniform(0, 6.3)
     for k, ((ax, ay), (bx, by)) in enumerate(zip(pts, pts[1:], strict=False)):
         w = base * (0.85 + 0.2 * math.sin(phase + k * 0.3))
         cv.line(ax, ay, bx, by, width=w, color=pen.color, cap="round")
@@ -173,10 +180,10 @@ def _stroke(cv: Canvas, pen: Pen, points: list[tuple[float, float]], inset: floa
 
 def _circle(cv: Canvas, pen: Pen, cx: float, cy: float, r: float) -> None:
     """A circle around an island; by hand an oval that starts anywhere and overshoots or falls short."""
-    if not pen.hand:
+    rng = pen.rng
+    if rng is None:
         cv.circle(cx, cy, r, stroke=pen.color, width=pen.width)
         return
-    rng = pen.rng
     start = rng.uniform(0, 2 * math.pi)
     sweep = 2 * math.pi * rng.uniform(0.97, 1.12)
     rx, ry = r * rng.uniform(0.95, 1.08), r * rng.uniform(0.95, 1.08)
@@ -198,10 +205,11 @@ def _circle(cv: Canvas, pen: Pen, cx: float, cy: float, r: float) -> None:
         cv.line(ax, ay, bx, by, width=pen.width, color=pen.color, cap="round")
 
 
-def _numeral(cv: Canvas, pen: Pen, box, value: int) -> None:
+def _numeral(cv: Canvas, pen: Pen, box: Box, value: int) -> None:
     """A digit in a box: set in type, or a real handwritten digit traced as filled outlines."""
     x, y, w, h = box
-    if not pen.hand:
+    rng = pen.rng
+    if rng is None:
         cv.text(
             x + w / 2,
             y + h * 0.85,
@@ -212,8 +220,7 @@ def _numeral(cv: Canvas, pen: Pen, box, value: int) -> None:
             color=pen.color,
         )
         return
-    rng = pen.rng
-    grid = rng.choice(pen.glyphs[value])
+    grid = rng.choice((pen.glyphs if pen.glyphs is not None else shipped_glyphs())[value])
     size = h * rng.uniform(0.85, 1.1)
     cx, cy = x + w / 2 + rng.uniform(-0.1, 0.1) * w, y + h / 2 + rng.uniform(-0.08, 0.08) * h
     angle = math.radians(rng.uniform(-8, 8))
@@ -222,7 +229,7 @@ def _numeral(cv: Canvas, pen: Pen, box, value: int) -> None:
         cv.polygon(pts, stroke=None, fill="#ffffff" if hole else pen.color)
 
 
-def placed_glyph(grid, level: float, size: float, cx: float, cy: float,
+def placed_glyph(grid: np.ndarray, level: float, size: float, cx: float, cy: float,
                  angle: float) -> list[tuple[list[tuple[float, float]], bool]]:
     """A glyph's outlines with their holes, `size` mm tall, turned by `angle`, centred on (cx, cy)."""
     out = []
@@ -240,7 +247,7 @@ def placed_glyph(grid, level: float, size: float, cx: float, cy: float,
     return out
 
 
-def glyph_outlines(grid, level: float) -> list[tuple[list[tuple[float, float]], bool]]:
+def glyph_outlines(grid: np.ndarray, level: float) -> list[tuple[list[tuple[float, float]], bool]]:
     """Outlines (unit square coordinates) of an 8 x 8 ink-count digit traced at `level`, outer ones first."""
     import cv2
     import numpy as np

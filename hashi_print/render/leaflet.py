@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hashi_print.errors import OptionError
+from hashi_print.errors import LayoutError, OptionError
 from hashi_print.files import write_atomic
 from hashi_print.game.board import BoardIsland, BoardSide
 from hashi_print.game.deck import GOALS, Card
@@ -61,21 +61,23 @@ class Example:
     @property
     def caption(self) -> str:
         """What happens in the example, in words."""
-        side, card, move = self.state.side, self.card, self.move
+        side, card, move, before = self.state.side, self.card, self.move, self.before
+        if card is None or move is None or before is None:
+            raise LayoutError(f"the {self.kind} example lacks its card, its move or the state before it")
         if self.kind == "legal":
-            setup = next(i for i, n in enumerate(self.before.numerals) if n is not None)
+            setup = next(i for i, n in enumerate(before.numerals) if n is not None)
             text = ngettext("{island}{numeral} was written at setup. Card {card} with {bridges} bridge: "
                             "{move} (orange).",
                             "{island}{numeral} was written at setup. Card {card} with {bridges} bridges: "
                             "{move} (orange).", card.bridges)
-            return text.format(island=side.islands[setup].label, numeral=self.before.numerals[setup],
+            return text.format(island=side.islands[setup].label, numeral=before.numerals[setup],
                                card=card.numeral, bridges=card.bridges, move=move_words(side, move))
-        if self.kind == "crossing":
+        if self.kind == "crossing" and self.crossed is not None:
             reason = _("lane {lane} crosses the bridge on {other}").format(
                 lane=side.lane_name(self.forbidden[0]), other=side.lane_name(self.crossed))
             return _("Card {card}/{bridges}: {move} is refused: {reason}.").format(
                 card=card.numeral, bridges=card.bridges, move=move_words(side, move), reason=reason)
-        new = sorted(self.state.circled - self.before.circled)
+        new = sorted(self.state.circled - before.circled)
         return ngettext("Card {card}/{bridges}: {move}. Now {islands} has as many bridges as the numeral: "
                         "circle it; a circled island takes no more bridges.",
                         "Card {card}/{bridges}: {move}. Now {islands} each have as many bridges as the "
