@@ -101,8 +101,11 @@ class WorkPool:
         # Spawned, not forked: a forked worker would inherit the listening socket and the server's
         # signal handlers, and outlive the server holding its port.
         ours, theirs = self._context.Pipe()
+        # The workers that take large jobs run at a lower priority, so the event loop and the quick
+        # jobs get a core first when a few slow solves keep the machine busy.
         proc = self._context.Process(target=_worker_main, args=(theirs, os.getpid(), self.preload,
-                                                                 self.memory_mb), daemon=True)
+                                                                 self.memory_mb, 0 if small_only else 10),
+                                     daemon=True)
         proc.start()
         theirs.close()
         worker = _Worker(proc, ours, small_only)
@@ -240,11 +243,14 @@ async def _readable(conn: Connection, seconds: float) -> None:
         loop.remove_reader(fd)
 
 
-def _worker_main(conn: Connection, parent: int, preload: tuple[str, ...], memory_mb: int | None) -> None:
+def _worker_main(conn: Connection, parent: int, preload: tuple[str, ...], memory_mb: int | None,
+                 nice: int = 0) -> None:
     """A worker: run jobs from the pipe one at a time and send back ("ok" | "refused" | "failed", value)."""
     # Ctrl-C in the terminal is the server's to handle: the worker leaves the terminal's process group.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.setpgrp()
+    if nice:
+        os.nice(nice)
     if memory_mb:
         import resource
 

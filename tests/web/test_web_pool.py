@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import signal
 import socket
 import subprocess
@@ -217,3 +218,16 @@ def test_ctrl_c_on_serve_is_quiet_idle_and_with_a_job_in_flight():
             asker.join(20)
             assert answer["status"] in (503, 200), answer
         assert "Traceback" not in err and len(err.splitlines()) <= 2, err
+
+
+def test_large_jobs_run_at_a_lower_priority_than_small_ones():
+    async def run() -> tuple[object, object]:
+        pool = WorkPool(1, 10, small_workers=1)
+        try:
+            await pool.warm()
+            return await pool.run(os.nice, 0), await pool.run(os.nice, 0, small=True)
+        finally:
+            pool.close()
+
+    large, small = asyncio.run(run())
+    assert (large, small) == (os.nice(0) + 10, os.nice(0))
