@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
+from typing import Any
 
 from hashi_print.checks import check_isbn
 from hashi_print.errors import OptionError
@@ -42,12 +44,13 @@ from hashi_print.render.book_plan import (
     solution_slot,
     trim_size,
 )
-from hashi_print.render.canvas import PT, PdfCanvas, text_width, wrap_text
+from hashi_print.render.canvas import PT, Canvas, PdfCanvas, Point, text_width, wrap_text
 from hashi_print.render.paper import GREY, INK, TRIMS
 from hashi_print.render.preflight import HOME_SAFE_MM, Insets, Preflight, PrintRules
 from hashi_print.render.puzzle import FRAME_PAD, PICTURE_STYLE, PUZZLE_STYLE, SOLUTION_STYLE, draw_puzzle
 
 # Ruled lines of the notes pages that pad a kdp book: about college-ruled spacing, in a light grey.
+Box = tuple[float, float, float, float]  # x, y, width, height in mm
 NOTES_RULE_SPACING = 8.0
 NOTES_RULE_COLOR = "#c4c4c4"
 SECTION_TITLES = {"title": N_("Title"), "copyright": N_("Copyright"), "contents": N_("Contents"),
@@ -93,7 +96,7 @@ class Book:
     """A finished book: the PDF bytes, the manifest (what is on which page) and any warnings."""
 
     pdf: bytes
-    manifest: dict
+    manifest: dict[str, object]
     pages: int
     warnings: tuple[str, ...]
 
@@ -167,29 +170,37 @@ class _Shifted:
         self._c, self._dx, self._dy = canvas, dx, dy
         self.width, self.height = width, height
 
-    def line(self, x1, y1, x2, y2, **kw):
+    def line(self, x1: float, y1: float, x2: float, y2: float, **kw: Any) -> None:
         """Draw a line on the shifted page."""
         self._c.line(x1 + self._dx, y1 + self._dy, x2 + self._dx, y2 + self._dy, **kw)
 
-    def circle(self, cx, cy, r, **kw):
+    def circle(self, cx: float, cy: float, r: float, **kw: Any) -> None:
         """Draw a circle on the shifted page."""
         self._c.circle(cx + self._dx, cy + self._dy, r, **kw)
 
-    def rect(self, x, y, w, h, **kw):
+    def rect(self, x: float, y: float, w: float, h: float, **kw: Any) -> None:
         """Draw a rectangle on the shifted page."""
         self._c.rect(x + self._dx, y + self._dy, w, h, **kw)
 
-    def polygon(self, points, **kw):
+    def polygon(self, points: Sequence[Point], **kw: Any) -> None:
         """Draw a polygon on the shifted page."""
         self._c.polygon([(x + self._dx, y + self._dy) for x, y in points], **kw)
 
-    def text(self, x, y, s, **kw):
+    def text(self, x: float, y: float, s: str, **kw: Any) -> None:
         """Draw text on the shifted page."""
         self._c.text(x + self._dx, y + self._dy, s, **kw)
 
-    def group(self, id):
+    def group(self, id: str) -> AbstractContextManager[None]:
         """Group drawing calls (a no-op in PDF)."""
         return self._c.group(id)
+
+    def new_page(self) -> None:
+        """Start the next page."""
+        self._c.new_page()
+
+    def finish(self, name: str) -> bytes:
+        """End the drawing and return the PDF's bytes."""
+        return self._c.finish(name)
 
 
 def _crop_marks(canvas: PdfCanvas, dx: float, dy: float, w: float, h: float) -> None:
@@ -211,7 +222,7 @@ def grade_mix(puzzles: Sequence[BookPuzzle]) -> str:
     return "\u00a0· ".join(f"{counts[d]}\u00a0{_(d)}" for d in names)
 
 
-def _size_names(sizes) -> str:
+def _size_names(sizes: Iterable[tuple[int, int]]) -> str:
     """Name grid sizes, smallest first: "7×7, 10×10 and 15×15"."""
     names = [f"{c}×{r}" for c, r in sorted(set(sizes), key=lambda s: (s[0] * s[1], s))]
     if len(names) == 1:
@@ -260,7 +271,8 @@ INDEX_NOTE = N_("Type an ID without its spaces into Simon Tatham's Bridges (Game
                 "puzzle on screen.")
 
 
-def _draw_paragraphs(canvas, x: float, y: float, width: float, paragraphs: Sequence[str], size_pt: float,
+def _draw_paragraphs(canvas: Canvas, x: float, y: float, width: float, paragraphs: Sequence[str],
+                     size_pt: float,
                      *, bullets: bool = False) -> float:
     """Set paragraphs of wrapped text from baseline y; return the y below the last one."""
     lead = size_pt * PT * 1.45
@@ -276,7 +288,7 @@ def _draw_paragraphs(canvas, x: float, y: float, width: float, paragraphs: Seque
     return y
 
 
-def _draw_title_page(canvas, options: BookOptions, puzzles: Sequence[BookPuzzle], box) -> None:
+def _draw_title_page(canvas: Canvas, options: BookOptions, puzzles: Sequence[BookPuzzle], box: Box) -> None:
     """Draw the title page: title, author, what is inside, and a solved example as the picture."""
     x, y, w, h = box
     cx = x + w / 2
@@ -324,7 +336,7 @@ def copyright_lines(options: BookOptions, puzzles: int, solutions_page: int) -> 
     return lines
 
 
-def _draw_copyright_page(canvas, options: BookOptions, puzzles: int, solutions_page: int, box,
+def _draw_copyright_page(canvas: Canvas, options: BookOptions, puzzles: int, solutions_page: int, box: Box,
                          size_pt: float) -> None:
     """Draw the copyright page: its short paragraphs set at the foot of the type area."""
     x, y, w, h = box
@@ -367,7 +379,7 @@ def section_name(section: str) -> str:
     return f"{section.capitalize()} puzzles"
 
 
-def _draw_contents_page(canvas, pages: Sequence[Page], box, small_pt: float) -> None:
+def _draw_contents_page(canvas: Canvas, pages: Sequence[Page], box: Box, small_pt: float) -> None:
     """Draw the contents: each section with its puzzle numbers and sizes, dotted to its first page."""
     x, y, w = box[:3]
     canvas.text(x, y + 8, _("Contents"), size_pt=20, bold=True, color=INK)
@@ -392,13 +404,24 @@ class _Measure:
 
     width = height = 0.0
 
-    def line(self, *args, **kw):
+    def line(self, *args: Any, **kw: Any) -> None:
         """Draw nothing."""
 
     circle = rect = polygon = text = line
 
+    def group(self, id: str) -> AbstractContextManager[None]:
+        """Group nothing."""
+        return nullcontext()
 
-def _draw_howto_page(canvas, box, about: str) -> None:
+    def new_page(self) -> None:
+        """Start nothing."""
+
+    def finish(self, name: str) -> bytes:
+        """Nothing was drawn."""
+        return b""
+
+
+def _draw_howto_page(canvas: Canvas, box: Box, about: str) -> None:
     """Draw the rules in plain words with the example puzzle, at the largest scale that fits the page."""
     x, y, w, h = box
     for scale in (1.0, 0.94, 0.88, 0.82, 0.76, 0.7):
@@ -407,7 +430,7 @@ def _draw_howto_page(canvas, box, about: str) -> None:
     _howto(canvas, box, scale, about)
 
 
-def _howto(canvas, box, scale: float, about: str) -> float:
+def _howto(canvas: Canvas, box: Box, scale: float, about: str) -> float:
     """Draw (or measure) the how-to-play page at a type scale; return the y below the last line."""
     x, y, w = box[:3]
     body, small = 10.5 * scale, 9.5 * scale
@@ -439,7 +462,7 @@ def notes_rules(top: float, bottom: float, spacing: float = NOTES_RULE_SPACING) 
     return [top + i * step for i in range(1, count + 1)]
 
 
-def _draw_notes_page(canvas, box) -> None:
+def _draw_notes_page(canvas: Canvas, box: Box) -> None:
     """Draw a notes page: the heading, then light ruled lines across the type area down to its foot."""
     x, y, w, h = box
     # The heading sits where "How to play" does, so the two text pages of the book match.
@@ -458,7 +481,7 @@ class PageRefs:
     ids_under: bool
 
 
-def _draw_puzzle_block(canvas, bp: BookPuzzle, number: int, cell: float, origin, id_pt: float,
+def _draw_puzzle_block(canvas: Canvas, bp: BookPuzzle, number: int, cell: float, origin: Point, id_pt: float,
                        refs: PageRefs) -> None:
     """Draw one numbered puzzle: number and grade above, its solution's page (and ID) below."""
     gw, gh = bp.puzzle.cols * cell, bp.puzzle.rows * cell
@@ -479,7 +502,8 @@ def _draw_puzzle_block(canvas, bp: BookPuzzle, number: int, cell: float, origin,
             ly += id_pt * PT * ID_LEADING
 
 
-def _draw_solution_block(canvas, bp: BookPuzzle, number: int, cell: float, origin, id_pt: float,
+def _draw_solution_block(canvas: Canvas, bp: BookPuzzle, number: int, cell: float, origin: Point,
+                         id_pt: float,
                          refs: PageRefs) -> None:
     """Draw one numbered solution, with the page of its puzzle."""
     left, top = origin[0], origin[1] + SOLUTION_SLOT.above
@@ -501,7 +525,7 @@ def _spread(total: float, block: float, n: int, gap: float) -> list[float]:
     return [start + i * (block + between) for i in range(n)]
 
 
-def row_origins(row: Row, box, top: float, gap: float, cell: float = 0.0) -> list[tuple[float, float]]:
+def row_origins(row: Row, box: Box, top: float, gap: float, cell: float = 0.0) -> list[tuple[float, float]]:
     """Return the top-left corner of each grid block (frame included) of a row whose block starts at `top`."""
     x, _, w, _ = box
     xs = _spread(w, grid_extent(row.grid[0], cell or row.arrangement.cell), row.arrangement.cols, gap)
@@ -513,7 +537,7 @@ def page_slot(page: Page, min_text_pt: float) -> SlotStyle:
     return PUZZLE_SLOT if page.kind == "puzzles" else solution_slot(min_text_pt)
 
 
-def _draw_grid_page(canvas, page: Page, puzzles: Sequence[BookPuzzle], box, id_pt: float,
+def _draw_grid_page(canvas: Canvas, page: Page, puzzles: Sequence[BookPuzzle], box: Box, id_pt: float,
                     refs: PageRefs) -> None:
     """Draw a page of puzzles or solutions: its rows from the top, every grid at the page's one scale."""
     slot = page_slot(page, id_pt)
@@ -529,7 +553,8 @@ def _draw_grid_page(canvas, page: Page, puzzles: Sequence[BookPuzzle], box, id_p
             draw(canvas, bp, number, cell, (ox, oy), id_pt, refs)
 
 
-def _draw_index_page(canvas, page: Page, puzzles: Sequence[BookPuzzle], box, first: bool) -> None:
+def _draw_index_page(canvas: Canvas, page: Page, puzzles: Sequence[BookPuzzle], box: Box,
+                     first: bool) -> None:
     """Draw a page of the index: each puzzle's number and its ID in blocks, in a monospace face."""
     x, y, w, _h = box
     canvas.text(x, y + 8, _(SECTION_TITLES["index"]), size_pt=20, bold=True, color=INK)
@@ -549,7 +574,8 @@ def _draw_index_page(canvas, page: Page, puzzles: Sequence[BookPuzzle], box, fir
         yy += index_entry_height(len(lines))
 
 
-def _running_head(canvas, page: Page, page_no: int, trim: str, margins: Margins, profile: str) -> None:
+def _running_head(canvas: Canvas, page: Page, page_no: int, trim: str, margins: Margins,
+                  profile: str) -> None:
     """Draw the page number at the foot and, on puzzle and solution pages, a small running head."""
     w, h = trim_size(trim)
     if page.kind in ("title", "copyright", "blank"):
@@ -623,7 +649,7 @@ def _render_book(puzzles: Sequence[BookPuzzle], options: BookOptions) -> Book:
     return Book(data, manifest, len(pages), ())
 
 
-def _draw_page(canvas, pages: Sequence[Page], page_no: int, box, ordered: Sequence[BookPuzzle],
+def _draw_page(canvas: Canvas, pages: Sequence[Page], page_no: int, box: Box, ordered: Sequence[BookPuzzle],
                options: BookOptions, refs: PageRefs) -> None:
     """Draw what page `page_no` holds inside its content box (the running head is drawn apart)."""
     page, id_pt = pages[page_no - 1], options.layout.min_text_pt
@@ -654,7 +680,7 @@ def _bookmark(pdf: PdfCanvas, page: Page, page_no: int, pages: Sequence[Page]) -
 
 
 def _manifest(ordered: Sequence[BookPuzzle], options: BookOptions, pages: Sequence[Page],
-              where: dict[int, dict[str, float]], margins: Margins) -> dict:
+              where: dict[int, dict[str, float]], margins: Margins) -> dict[str, object]:
     """Describe the book: page size, margins, and each puzzle's number, pages, ID and solution."""
     w, h = trim_size(options.trim)
     versions = {bp.generator for bp in ordered}
