@@ -356,7 +356,8 @@ def test_a_photo_whose_reading_is_in_doubt_is_settled_by_the_players_taps(client
                                              ("ko", "테이블 만들기")])
 def test_the_table_pages_speak_every_language(client, lang, words):
     code, _host = new_table(client)
-    assert words in client.get(f"/table/new?lang={lang}").text
+    # (Japanese text carries <wbr> between its phrases, where a line may break)
+    assert words in client.get(f"/table/new?lang={lang}").text.replace("<wbr>", "")
     for path in (f"/table/{code}", f"/table/{code}/host"):
         page = client.get(f"{path}?lang={lang}").text
         english = "Scoreboard" if lang != "en" else ""
