@@ -31,7 +31,8 @@ _EXPORTS = {
     "ValidateRequest": ("hashi_print.jobs.score", "ValidateRequest"),
     "score": ("hashi_print.jobs.score", "score_game"),
     "ScoreRequest": ("hashi_print.jobs.score", "ScoreRequest"),
-    "scan": ("hashi_print.jobs.scan", "scan_sheets"),
+    # Not "scan": that name is the photo reader's subpackage, which importing it binds here.
+    "scan_sheets": ("hashi_print.jobs.scan", "scan_sheets"),
     "ScanRequest": ("hashi_print.jobs.scan", "ScanRequest"),
     "make_kit": ("hashi_print.jobs.kit", "make_kit"),
     "KitRequest": ("hashi_print.jobs.kit", "KitRequest"),
@@ -42,7 +43,8 @@ _EXPORTS = {
 
 __all__ = [
     "__version__", "read_puzzle", "solve", "generate", "grade", "validate", "ValidateRequest", "score",
-    "ScoreRequest", "scan", "ScanRequest", "make_kit", "KitRequest", "make_book", "BookRequest", "HashiError",
+    "ScoreRequest", "scan_sheets", "ScanRequest", "make_kit", "KitRequest", "make_book", "BookRequest",
+    "HashiError",
 ]
 
 
@@ -65,8 +67,7 @@ if TYPE_CHECKING:
     from hashi_print.errors import HashiError
     from hashi_print.jobs.book import BookRequest, make_book
     from hashi_print.jobs.kit import KitRequest, make_kit
-    from hashi_print.jobs.scan import ScanRequest
-    from hashi_print.jobs.scan import scan_sheets as scan
+    from hashi_print.jobs.scan import ScanRequest, scan_sheets
     from hashi_print.jobs.score import ScoreRequest, ValidateRequest
     from hashi_print.jobs.score import score_game as score
     from hashi_print.jobs.score import validate_sheet as validate

@@ -63,7 +63,9 @@ def test_validate_and_score_typed_sheets():
 def test_scan_says_what_it_cannot_read(tmp_path):
     junk = tmp_path / "junk.png"
     junk.write_bytes(b"\x89PNG not really")
-    result = hashi_print.scan(hashi_print.ScanRequest((str(junk),)))
+    import hashi_print.scan.read  # noqa: F401 - the photo reader's package, loaded as any program may
+
+    result = hashi_print.scan_sheets(hashi_print.ScanRequest((str(junk),)))
     assert result.verdict == "unreadable" and result.scans[0].error
 
 
