@@ -90,6 +90,15 @@ def draw_card_front(cv: Canvas, card: Card, box: Box, *, bleed: float = 0.0, id:
                 color="#000000")
 
 
+def draw_card_mini(cv: Canvas, card: Card, x: float, y: float, w: float) -> None:
+    """Draw a card `w` mm wide with its top-left corner at (x, y): colours, numeral, one bar per bridge."""
+    h = w * CARD_H / CARD_W
+    cv.rect(x, y, w, h, stroke=BLUE, fill=FRONT_BG, width=0.3)
+    cv.text(x + w / 2, y + h * 0.52, str(card.numeral), size_pt=w * 1.15, anchor="middle", bold=True,
+            color=BLUE)
+    draw_card_pips(cv, x + w / 2, y + h * 0.66, card.bridges, w * 0.55, h * 0.09, width=0.5)
+
+
 def draw_card_back(cv: Canvas, box: Box, *, bleed: float = 0.0, id: str | None = None) -> None:
     """Draw the common card back: a small bridged island pattern around the game's name."""
     x, y, w, h = box

@@ -24,8 +24,9 @@ from hashi_print.render.canvas import (
     text_width,
     wrap_text,
 )
+from hashi_print.render.cards import CARD_H, CARD_W, draw_card_mini
 from hashi_print.render.preflight import HOME_MIN_TEXT_PT, home_sheet
-from hashi_print.render.sheet import FLAG_COLORS, FLAG_MIN_MM, draw_board, draw_flag
+from hashi_print.render.sheet import FLAG_COLORS, FLAG_MIN_MM, board_extent, draw_board, draw_flag, six_mark
 from hashi_print.sheets.layout import board_geometry
 from hashi_print.sheets.paper import PAPER
 
@@ -158,21 +159,43 @@ def draw_examples(cv: Canvas, side: BoardSide, examples: list[Example], y: float
     width = cv.width - 2 * LEFT
     slot = width / len(examples)
     room = cv.height - 12.0 - y - 9.0 - 6.0 - 16.0
-    pitch = min((slot - 8.0) / max(side.cols - 1, 1), room / max(side.rows - 1, 1), 9.0)
+    pitch = example_pitch(side, slot, room)
+    left, top, right, _bottom = board_extent(side, board_geometry(side, 0.0, 0.0, pitch))
     bottom = y
     for k, ex in enumerate(examples):
-        x0 = LEFT + k * slot + (slot - (side.cols - 1) * pitch) / 2
+        # The board with its letters and flags centred in its slot, clear of its neighbours.
+        x0 = LEFT + k * slot + (slot - (right - left)) / 2 - left
         draw_fitted(cv, LEFT + k * slot + slot / 2, y, ex.title, slot - 2.0, size_pt=10, min_pt=7.0,
                     bold=True, anchor="middle")
-        bg = board_geometry(side, x0, y + 9.0, pitch)
+        bg = board_geometry(side, x0, y + 6.0 - top, pitch)
         with cv.group(f"{prefix}{k + 1}"):
             crossings = tuple((f, ex.crossed) for f in ex.forbidden if ex.crossed is not None)
             draw_board(cv, side, bg, state=ex.state, prefix=f"{prefix}{k + 1}-", highlight=ex.highlight,
                        forbidden=ex.forbidden, numerals=ex.numerals, crossings=crossings)
-        cy = y + 9.0 + (side.rows - 1) * pitch + bg.r + 6.0
-        cy = draw_paragraph(cv, LEFT + k * slot + 2.0, cy, ex.caption, slot - 6.0, size_pt=7.5, leading=1.25)
+        cy = y + 6.0 - top + (side.rows - 1) * pitch + bg.r + 6.0
+        # The example's card, as printed, beside its caption.
+        card_x = LEFT + k * slot + 2.0
+        draw_card_mini(cv, ex.card, card_x, cy - 2.6, MINI_CARD_W)
+        text_x = card_x + MINI_CARD_W + 2.0
+        cy = max(draw_paragraph(cv, text_x, cy, ex.caption, slot - 6.0 - (text_x - card_x), size_pt=7.5,
+                                leading=1.25), cy - 2.6 + MINI_CARD_W * CARD_H / CARD_W + 3.0)
         bottom = max(bottom, cy)
     return bottom
+
+
+EXAMPLE_GAP = 4.0  # mm of white between two example boards, letters and flags included
+MINI_CARD_W = 9.0  # the card shown beside each example's caption
+
+
+def example_pitch(side: BoardSide, slot: float, room: float) -> float:
+    """The pitch at which a board, its letters and its flags fit a slot with EXAMPLE_GAP to spare."""
+    pitch = min((slot - 8.0) / max(side.cols - 1, 1), room / max(side.rows - 1, 1), 9.0)
+    for _step in range(20):
+        left, _top, right, _low = board_extent(side, board_geometry(side, 0.0, 0.0, pitch))
+        if right - left <= slot - EXAMPLE_GAP:
+            break
+        pitch *= 0.97
+    return pitch
 
 
 LEGEND_PT = 7.5
@@ -244,8 +267,10 @@ def draw_leaflet_page(cv: Canvas, page: int, side: BoardSide, scoring: Scoring,
         for k, s in enumerate(SETUP):
             y = _item(cv, y, f"{k + 1}.", _(s), width)
         y = _heading(cv, y + 2.0, _("A turn"))
-        y = draw_paragraph(cv, LEFT, y, _("Reveal the next card; everybody plays it at the same time on "
-                           "their own sheet, in this order:"), width, size_pt=9.5) + 1.0
+        reveal = _("One player turns over the next card for everybody (take turns at this if you like). "
+                   "Everybody crosses it off on the card strip of their sheet, then plays it at the same "
+                   "time on their own sheet, in this order:")
+        y = draw_paragraph(cv, LEFT, y, reveal, width, size_pt=9.5) + 1.0
         for lead, rest in TURN:
             y = _item(cv, y, _(lead), _(rest), width)
         y += 4.0
@@ -258,6 +283,9 @@ def draw_leaflet_page(cv: Canvas, page: int, side: BoardSide, scoring: Scoring,
         if goal in FLAG_COLORS:
             # The flag as printed on the sheet, in the margin beside its goal.
             draw_flag(cv, LEFT - 7.0, y + 2.5, FLAG_MIN_MM, goal)
+        elif goal is not None:
+            # The six goal's symbol as on the sheet: three joined circles.
+            six_mark(cv, LEFT - 7.2, y - 1.2, 0.9, step=2.3)
         y = _item(cv, y, lead, rest, width)
     y = _heading(cv, y + 2.0, _("End of the game and scoring"))
     y = draw_paragraph(cv, LEFT, y, _("After the 17th card, score {per} points per circled "
@@ -275,8 +303,8 @@ def draw_leaflet_page(cv: Canvas, page: int, side: BoardSide, scoring: Scoring,
             (_("Plan your crossings:"),
              _("one bridge on a lane closes every lane that crosses it for good.")),
             (_("Flags need a bridge first:"), _("bridge into a flagged island before you number it.")),
-            (_("Check a sheet:"), _("type it in and run “hashi-print validate” to check every rule and the "
-             "score."))):
+            (_("Circle at once:"), _("circle an island as soon as its bridges equal its numeral; one missed "
+             "now is easily missed at the end."))):
         y = _item(cv, y, lead, rest, width)
 
 

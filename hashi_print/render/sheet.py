@@ -113,7 +113,7 @@ def draw_board(cv: Canvas, side: BoardSide, bg: BoardGeometry, *, state: GameSta
     lanes whose crossing point gets a cross; `numerals` maps islands to numerals just written (or
     attempted), shown in the highlight colour.
     """
-    label_pt = max(6.0, min(9.0, bg.pitch * 0.45))
+    label_pt = label_size(bg)
     dot = max(0.3, min(0.55, bg.r * 0.09))
     for k, (x1, y1, x2, y2) in enumerate(bg.lanes):
         name = side.lane_name(k)
@@ -160,6 +160,30 @@ def draw_board(cv: Canvas, side: BoardSide, bg: BoardGeometry, *, state: GameSta
         if state is not None and i in state.circled:
             cv.circle(cx, cy, bg.r * 1.28, stroke=BLUE, width=max(0.35, bg.r * 0.08),
                       id=f"{prefix}circled-{isl.label}")
+
+
+def label_size(bg: BoardGeometry) -> float:
+    """The type size of the island letters on a board drawn at this geometry."""
+    return max(6.0, min(9.0, bg.pitch * 0.45))
+
+
+def board_extent(side: BoardSide, bg: BoardGeometry) -> tuple[float, float, float, float]:
+    """Where `draw_board` puts ink, as (left, top, right, bottom): islands with their circling rings,
+    letters and flags (a flag reaches well right of and above its island)."""
+    boxes = []
+    size = label_size(bg)
+    for (cx, cy), isl in zip(bg.centres, side.islands, strict=True):
+        ring = bg.r * 1.28 + 0.3
+        boxes.append((cx - ring, cy - ring, cx + ring, cy + ring))
+        lx, ly = cx - 0.8 * bg.r, cy - 0.78 * bg.r
+        boxes.append((lx - text_width(isl.label, size, bold=True), ly - 0.75 * size * PT, lx, ly))
+        if isl.flag:
+            shape = flag_shape(isl.flag, cx + 0.7 * bg.r, cy - 0.72 * bg.r, 0.66 * bg.r)
+            xs = [p[0] for p in shape.cloth] + [shape.pole[0]]
+            ys = [p[1] for p in shape.cloth] + [shape.pole[1]]
+            boxes.append((min(xs) - 0.1, min(ys) - 0.1, max(xs) + 0.1, max(ys) + 0.1))
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+            max(b[3] for b in boxes))
 
 
 def crossing_point(side: BoardSide, bg: BoardGeometry, a: int, b: int) -> Point:
@@ -280,7 +304,7 @@ def _goal_mark(cv: Canvas, goal: str, right: float, mid: float) -> None:
         width = (2.0 if goal == "red" else 1.35) * h
         draw_flag(cv, right - width, top + FLAG_POLE_GAP * pole + h, pole, goal)
         return
-    _six_mark(cv, right - 8.2, mid, 1.1)
+    six_mark(cv, right - 8.2, mid, 1.1)
 
 
 def _goal_icon(cv: Canvas, goal: str, x: float, y: float) -> None:
@@ -289,15 +313,15 @@ def _goal_icon(cv: Canvas, goal: str, x: float, y: float) -> None:
         cv.circle(x + 2.2, y + 6.2, 2.0, width=0.3)
         draw_island_flag(cv, x + 2.2, y + 6.2, 2.0, goal)
     else:
-        _six_mark(cv, x + 1.4, y + 5.2, 1.2)
+        six_mark(cv, x + 1.4, y + 5.2, 1.2)
 
 
-def _six_mark(cv: Canvas, first: float, mid: float, r: float) -> None:
+def six_mark(cv: Canvas, first: float, mid: float, r: float, step: float = SIX_MARK_STEP) -> None:
     """Draw the six goal's symbol: three circles of radius `r`, the first centred at (first, mid), joined."""
     for k in range(3):
-        cv.circle(first + k * SIX_MARK_STEP, mid, r, width=0.25)
+        cv.circle(first + k * step, mid, r, width=0.25)
     for k in range(2):
-        cv.line(first + k * SIX_MARK_STEP + r, mid, first + (k + 1) * SIX_MARK_STEP - r, mid, width=0.35)
+        cv.line(first + k * step + r, mid, first + (k + 1) * step - r, mid, width=0.35)
 
 
 def _draw_bonus(cv: Canvas, scoring: Scoring, lay: SheetLayout) -> None:

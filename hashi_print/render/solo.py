@@ -39,7 +39,7 @@ HOW_TO = (
 READING = (N_("How to read the table:"),
            N_("find the row of your side and level. \u201cBy turn 12\u201d under a goal means its bonus "
               "counts if you reach the goal on turn 12 or earlier: the turn whose box you cross off in the "
-              "goal\u2019s row on the sheet. On the right, your final score earns the best rating whose "
+              "goal's row on the sheet. On the right, your final score earns the best rating whose "
               "lowest score it reaches."))
 
 # The level names and rating words of the designed scoring file, so that the catalogs carry them.

@@ -379,3 +379,88 @@ def test_solo_limit_tables_keep_their_text_clear_of_the_frame_and_one_size_per_c
         names = [g for g in inside if g.box[0] - left < 3.0 and g.box[1] > top + 8.0]
         sizes = {round(g.size, 2) for g in names}
         assert len(sizes) == 1 and names[0].size >= 9.0, [(g.text, g.size) for g in names]
+
+
+def element_boxes(el: ET.Element) -> list[tuple[float, float, float, float]]:
+    """The ink boxes (left, top, right, bottom) of an SVG element's lines, circles, shapes and text."""
+    from hashi_print.render.canvas import text_width
+
+    boxes = []
+    for ln in el.iter(f"{SVG}line"):
+        x1, y1, x2, y2 = (float(ln.get(a)) for a in ("x1", "y1", "x2", "y2"))
+        boxes.append((min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)))
+    for c in el.iter(f"{SVG}circle"):
+        cx, cy, r = (float(c.get(a)) for a in ("cx", "cy", "r"))
+        boxes.append((cx - r, cy - r, cx + r, cy + r))
+    for p in el.iter(f"{SVG}polygon"):
+        pts = [tuple(map(float, q.split(","))) for q in p.get("points").split()]
+        boxes.append((min(q[0] for q in pts), min(q[1] for q in pts), max(q[0] for q in pts),
+                      max(q[1] for q in pts)))
+    for t in el.iter(f"{SVG}text"):
+        x, y, size = float(t.get("x")), float(t.get("y")), float(t.get("font-size"))
+        w = text_width(t.text, size / (25.4 / 72), bold=t.get("font-weight") == "bold")
+        left = {"start": x, "middle": x - w / 2, "end": x - w}[t.get("text-anchor", "start")]
+        boxes.append((left, y - 0.75 * size, left + w, y))
+    return boxes
+
+
+@pytest.mark.parametrize("source", ["designed-a", "designed-b", "fixture-a"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_leaflet_example_boards_with_their_letters_and_flags_never_touch(tmp_path, data, source, paper):
+    kind, name = source.split("-")
+    side = data["ab".index(name)] if kind == "fixture" else builtin_side(name)
+    examples = leaflet_examples(side, data[2] if kind == "fixture" else load_deck())
+    root = ET.parse(render_leaflet(side, data[3], paper, "svg", tmp_path / "r.svg", examples, 1)).getroot()
+    groups = {g.get("id"): g for g in root.iter(f"{SVG}g") if g.get("id") in ("ex1", "ex2", "ex3")}
+    assert len(groups) == 3
+    spans = []
+    for key in ("ex1", "ex2", "ex3"):
+        boxes = element_boxes(groups[key])
+        spans.append((min(b[0] for b in boxes), max(b[2] for b in boxes)))
+    for (_l1, r1), (l2, _r2) in zip(spans, spans[1:], strict=False):
+        assert l2 - r1 >= 2.0, spans
+
+
+def test_leaflet_shows_each_examples_card_says_who_reveals_and_gives_no_software_command(tmp_path, data):
+    side, scoring = builtin_side("A"), load_scoring()
+    examples = leaflet_examples(side, load_deck())
+    page1 = ET.parse(render_leaflet(side, scoring, "a4", "svg", tmp_path / "r1.svg", examples, 1)).getroot()
+    texts = [(t.text, float(t.get("x")), float(t.get("y"))) for t in page1.iter(f"{SVG}text")]
+    cards = [r for r in page1.iter(f"{SVG}rect") if r.get("fill") == "#fbf6e9"]
+    assert len(cards) == 3
+    for rect, ex in zip(sorted(cards, key=lambda r: float(r.get("x"))), examples, strict=True):
+        x, y, w, h = (float(rect.get(a)) for a in ("x", "y", "width", "height"))
+        inside = [t for t, tx, ty in texts if x <= tx <= x + w and y <= ty <= y + h]
+        assert inside == [str(ex.card.numeral)]
+    words = " ".join(t for t, _x, _y in texts)
+    assert "turns over the next card" in words and "card strip" in words
+    page2 = " ".join(t.text for t in ET.parse(render_leaflet(side, scoring, "a4", "svg", tmp_path / "r2.svg",
+                                                            examples, 2)).getroot().iter(f"{SVG}text"))
+    assert "hashi-print" not in page2 and "validate" not in page2
+
+
+def test_every_goal_of_the_leaflet_has_its_symbol_in_the_margin(tmp_path):
+    side = builtin_side("A")
+    root = ET.parse(render_leaflet(side, load_scoring(), "a4", "svg", tmp_path / "r2.svg",
+                                   leaflet_examples(side, load_deck()), 2)).getroot()
+    texts = {t.text: float(t.get("y")) for t in root.iter(f"{SVG}text") if t.text}
+    six_y = next(y for text, y in texts.items() if text.startswith("Six ("))
+    margin = [c for c in root.iter(f"{SVG}circle") if float(c.get("cx")) < 16.0]
+    assert len([c for c in margin if abs(float(c.get("cy")) - (six_y - 1.2)) < 1.0]) == 3
+    flags = [p for p in root.iter(f"{SVG}polygon")
+             if min(float(q.split(",")[0]) for q in p.get("points").split()) < 16]
+    assert len(flags) == 2
+
+
+def test_english_print_uses_one_kind_of_apostrophe():
+    from babel.messages.extract import extract_from_file
+
+    import hashi_print.render.book as book_module
+
+    root = Path(book_module.__file__).parent
+    keywords = {"_": None, "N_": None, "ngettext": (1, 2)}
+    said = [msg if isinstance(msg, str) else msg[0]
+            for name in ("leaflet.py", "sheet.py", "solo.py", "cards.py", "book.py", "cover.py")
+            for _line, msg, _c, _ctx in extract_from_file("python", root / name, keywords=keywords)]
+    assert any("'" in s for s in said)
+    assert [s for s in said if "\u2019" in s] == []
