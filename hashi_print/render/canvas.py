@@ -7,6 +7,7 @@ import io
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol, overload
 
@@ -510,17 +511,49 @@ _NO_LINE_END = set("（「『【〔〈《")
 _SPACES = re.compile("[ \t\n]+")
 
 
+# Kana and kanji: Japanese, which breaks between phrases (BudouX) rather than anywhere.
+_JAPANESE = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+@cache
+def _japanese_parser():
+    """BudouX's Japanese phrase model (it ships in the package: nothing is downloaded)."""
+    import budoux
+
+    return budoux.load_default_japanese_parser()
+
+
+def _char_pieces(word: str) -> list[str]:
+    """Cut a word where a line may break between CJK characters, keeping kinsoku characters glued."""
+    pieces: list[str] = []
+    for ch in word:
+        glued = pieces and not (_BREAK_ANYWHERE.match(ch) or _BREAK_ANYWHERE.match(pieces[-1][-1]))
+        if glued or (pieces and (ch in _NO_LINE_START or pieces[-1][-1] in _NO_LINE_END)):
+            pieces[-1] += ch
+        else:
+            pieces.append(ch)
+    return pieces
+
+
+def _phrase_pieces(word: str) -> list[str]:
+    """Cut Japanese into phrases (BudouX), so that a line never ends mid-phrase nor starts with 。 or 、."""
+    pieces: list[str] = []
+    for phrase in _japanese_parser().parse(word):
+        if pieces and (phrase[0] in _NO_LINE_START or pieces[-1][-1] in _NO_LINE_END):
+            pieces[-1] += phrase
+        else:
+            pieces.append(phrase)
+    return pieces
+
+
 def break_units(s: str) -> list[tuple[bool, str]]:
-    """Split text into the pieces a line may break between, each with whether a space precedes it."""
+    """Split text into the pieces a line may break between, each with whether a space precedes it.
+
+    Japanese breaks between phrases; other CJK text between characters; everything else at spaces.
+    """
     units: list[tuple[bool, str]] = []
     for word in _SPACES.split(s.strip()):
-        pieces: list[str] = []
-        for ch in word:
-            glued = pieces and not (_BREAK_ANYWHERE.match(ch) or _BREAK_ANYWHERE.match(pieces[-1][-1]))
-            if glued or (pieces and (ch in _NO_LINE_START or pieces[-1][-1] in _NO_LINE_END)):
-                pieces[-1] += ch
-            else:
-                pieces.append(ch)
+        pieces = _phrase_pieces(word) if _JAPANESE.search(word) else _char_pieces(word)
         units += [(k == 0 and bool(units), piece) for k, piece in enumerate(pieces)]
     return [u for u in units if u[1]]
 
@@ -528,11 +561,18 @@ def break_units(s: str) -> list[tuple[bool, str]]:
 def wrap_text(s: str, size_pt: float, width_mm: float, bold: bool = False) -> list[str]:
     """Break a paragraph into lines no wider than `width_mm` (a single overlong word keeps its own line).
 
-    Words break at spaces; Japanese breaks between characters, keeping punctuation off a line's start.
+    Words break at spaces; Japanese between phrases (BudouX), keeping punctuation off a line's start.
     """
     lines: list[str] = []
     current = ""
+    units: list[tuple[bool, str]] = []
     for spaced, piece in break_units(s):
+        # A phrase wider than the line (a long compound) is cut between characters after all.
+        if _JAPANESE.search(piece) and text_width(piece, size_pt, bold) > width_mm:
+            units += [(spaced and k == 0, p) for k, p in enumerate(_char_pieces(piece))]
+        else:
+            units.append((spaced, piece))
+    for spaced, piece in units:
         trial = (f"{current} {piece}" if spaced else current + piece) if current else piece
         if current and text_width(trial, size_pt, bold) > width_mm:
             lines.append(current)

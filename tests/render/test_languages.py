@@ -450,3 +450,34 @@ def test_korean_print_crosses_off_instead_of_erasing():
     # The one eraser the print mentions is the tool next to the pencil.
     assert [s for s in erase if "지우개" not in s] == []
     assert any("X 표시" in s for s in said.values())
+
+
+JAPANESE_SAMPLES = (
+    "Play the same way on your own. A goal's bonus (its higher value) counts only if you reach it within the "
+    "turn limit for your side and level printed in the solo table; the table also rates your final score.",
+    "Shuffle the 18 cards and put one away unseen. The other 17 are played, one per turn.",
+)
+
+
+@pytest.mark.parametrize("width", [30.0, 45.0, 60.0, 80.0, 120.0])
+def test_japanese_lines_break_between_phrases_never_inside_one(width):
+    import budoux
+
+    from hashi_print.render.canvas import wrap_text
+
+    parser = budoux.load_default_japanese_parser()
+    po = catalog("ja")
+    for msgid in JAPANESE_SAMPLES:
+        text = po.get(msgid).string
+        lines = wrap_text(text, 9.5, width)
+        assert "".join(lines) == text
+        # Every line break falls where a BudouX phrase ends, and no line starts with closing punctuation.
+        ends, at = set(), 0
+        for phrase in parser.parse(text):
+            at += len(phrase)
+            ends.add(at)
+        at = 0
+        for line in lines[:-1]:
+            at += len(line)
+            assert at in ends, (width, line)
+        assert not any(line[0] in "。、」）" for line in lines)
