@@ -464,3 +464,22 @@ def test_english_print_uses_one_kind_of_apostrophe():
             for _line, msg, _c, _ctx in extract_from_file("python", root / name, keywords=keywords)]
     assert any("'" in s for s in said)
     assert [s for s in said if "\u2019" in s] == []
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "it", "ko", "ja"])
+def test_each_caption_row_of_the_leaflet_is_set_in_one_size(tmp_path, lang):
+    side = builtin_side("A")
+    examples = leaflet_examples(side, load_deck())
+    path = render_leaflet(side, load_scoring(), "a4", "pdf", tmp_path / "r.pdf", examples, lang=lang)
+    reader = PdfReader(path)
+    glyphs, inks = page_ink(reader, 0)
+    # Page 1: the example captions, below the lowest island of the boards (card numerals excluded).
+    boards_bottom = max(i.box[3] for i in inks if i.filled and i.stroked and i.box[2] - i.box[0] < 8)
+    captions = [g for g in glyphs if g.box[1] > boards_bottom and len(g.text.strip()) > 1]
+    assert captions and len({round(g.size, 2) for g in captions}) == 1, {(g.text, g.size) for g in captions}
+    # Page 2: the legend's captions, between the first two headings (island letters and numerals excluded).
+    glyphs, _ = page_ink(reader, 1)
+    headings = sorted(g.box[3] for g in glyphs if g.size >= 12.9)
+    legend = [g for g in glyphs if headings[0] < g.box[1] and g.box[3] < headings[1] - 5
+              and len(g.text.strip()) > 1]
+    assert legend and len({round(g.size, 2) for g in legend}) == 1, {(g.text, g.size) for g in legend}
