@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from functools import cache
 from pathlib import Path
-from typing import Any, BinaryIO, Protocol, overload
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, overload
 
 import svgwrite
 from reportlab.lib.colors import CMYKColor, Color, HexColor
@@ -31,6 +31,9 @@ from hashi_print.render.fonts import (
 )
 from hashi_print.render.paper import COLOR_MODELS
 from hashi_print.render.preflight import Preflight
+
+if TYPE_CHECKING:
+    import budoux
 
 FONT = "HashiSans"
 FONT_BOLD = "HashiSans-Bold"
@@ -516,7 +519,7 @@ _JAPANESE = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 
 
 @cache
-def _japanese_parser():
+def _japanese_parser() -> budoux.Parser:
     """BudouX's Japanese phrase model (it ships in the package: nothing is downloaded)."""
     import budoux
 

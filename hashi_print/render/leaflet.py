@@ -175,7 +175,8 @@ def draw_examples(cv: Canvas, side: BoardSide, examples: list[Example], y: float
         cy = y + 6.0 - top + (side.rows - 1) * pitch + bg.r + 6.0
         # The example's card, as printed, beside its caption.
         card_x = LEFT + k * slot + 2.0
-        draw_card_mini(cv, ex.card, card_x, cy - 2.6, MINI_CARD_W)
+        if ex.card is not None:
+            draw_card_mini(cv, ex.card, card_x, cy - 2.6, MINI_CARD_W)
         text_x = card_x + MINI_CARD_W + 2.0
         cy = max(draw_paragraph(cv, text_x, cy, ex.caption, slot - 6.0 - (text_x - card_x), size_pt=7.5,
                                 leading=1.25), cy - 2.6 + MINI_CARD_W * CARD_H / CARD_W + 3.0)
