@@ -133,14 +133,26 @@ def play_game(side: BoardSide, deck: Deck, scoring: Scoring, strategy: str, setu
     return record, tuple(moves), state
 
 
-_WORK: dict[str, object] = {}
+@dataclass(frozen=True)
+class _Batch:
+    """A batch's fixed inputs, kept in each worker process."""
+
+    side: BoardSide
+    deck: Deck
+    scoring: Scoring
+    setup: Setup
+    seed: int
+    partial: bool
+    share_deals: bool
+
+
+_WORK: list[_Batch] = []  # the worker's batch (one at most)
 
 
 def _init(side: BoardSide, deck: Deck, scoring: Scoring, setup: Setup, seed: int, partial: bool,
           share_deals: bool) -> None:
     """Keep the batch's fixed inputs in the worker process."""
-    _WORK.update(side=side, deck=deck, scoring=scoring, setup=setup, seed=seed, partial=partial,
-                 share_deals=share_deals)
+    _WORK[:] = [_Batch(side, deck, scoring, setup, seed, partial, share_deals)]
 
 
 def _init_worker(side: BoardSide, deck: Deck, scoring: Scoring, setup: Setup, seed: int, partial: bool,
@@ -153,9 +165,9 @@ def _init_worker(side: BoardSide, deck: Deck, scoring: Scoring, setup: Setup, se
 def _run_chunk(task: tuple[str, int, int]) -> list[GameRecord]:
     """Play games start..stop-1 of one strategy in a worker."""
     strategy, start, stop = task
-    w = _WORK
-    return [play_game(w["side"], w["deck"], w["scoring"], strategy, w["setup"], i, w["seed"],  # type: ignore[arg-type]
-                      w["partial"], w["share_deals"])[0] for i in range(start, stop)]  # type: ignore[arg-type]
+    w = _WORK[0]
+    return [play_game(w.side, w.deck, w.scoring, strategy, w.setup, i, w.seed, w.partial, w.share_deals)[0]
+            for i in range(start, stop)]
 
 
 def simulate(side: BoardSide, deck: Deck, strategies: Sequence[str], n: int, seed: int, *,
