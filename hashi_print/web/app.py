@@ -614,12 +614,19 @@ def _idle_closing_h11() -> type[H11Protocol]:
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class IdleClosing(H11Protocol):
-        """H11Protocol with the keep-alive timer running from the moment the connection opens."""
+        """H11Protocol with the keep-alive timer running from the moment the connection opens, and the
+        first request's head due within twice that time (a client trickling its headers is cut off)."""
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive,
                                                                 self.timeout_keep_alive_handler)
+            self.loop.call_later(2 * self.timeout_keep_alive, self._head_due)
+
+        def _head_due(self) -> None:
+            """Close the connection when its first request's head has still not arrived."""
+            if self.cycle is None and not self.transport.is_closing():
+                self.transport.close()
 
     return IdleClosing
 

@@ -178,6 +178,19 @@ def test_slow_bodies_and_idle_connections_are_cut_off(live):
         started = time.monotonic()
         closed, got = _closed_within(idle, 8)
         assert closed and got == b"" and time.monotonic() - started < 5
+    with socket.create_connection(("127.0.0.1", live)) as trickle:
+        started = time.monotonic()
+        trickle.settimeout(0.1)
+        for part in (b"POST /api/deal HTTP/1.1\r\n", b"Host: 127.0.0.1\r\n", *[b"X-Slow: 1\r\n"] * 10):
+            try:
+                trickle.sendall(part)
+                assert trickle.recv(1) == b""   # the server closed the connection
+                break
+            except TimeoutError:
+                time.sleep(0.5)
+            except OSError:
+                break
+        assert time.monotonic() - started < 4.5
 
 
 def _post_status(url: str, puzzle: str, answer: dict) -> None:
