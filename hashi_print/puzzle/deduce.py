@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from hashi_print.errors import PuzzleError
 from hashi_print.i18n import _
@@ -32,7 +33,7 @@ from hashi_print.puzzle.model import GRADES, Grade, Puzzle, Solution
 __all__ = [
     "EASY", "EXPERT", "HARD", "MEDIUM", "OBVIOUS", "TECHNIQUES", "Change", "Deduction", "GradeResult", "Hint",
     "Step", "check_state", "deduce", "grade", "grade_puzzle", "hint", "hint_steps", "island_names",
-    "lane_name", "next_hint", "step_json",
+    "lane_name", "next_hint", "step_json", "ConclusionJson", "StepJson", "GradeJson", "HintJson",
 ]
 
 # Steps a player sees on paper without being told: lanes closed by full islands, crossed lanes, and
@@ -175,7 +176,39 @@ def check_state(puzzle: Puzzle, counts: Sequence[int]) -> None:
             raise PuzzleError(f"the {puzzle.clues[i]} at {names[i]} has {total} bridges drawn")
 
 
-def step_json(puzzle: Puzzle, step: Step, names: Sequence[str] | None = None) -> dict[str, object]:
+class ConclusionJson(TypedDict):
+    """One lane's bounds after a step, in a step's JSON object."""
+
+    lane: str
+    at_least: int
+    at_most: int
+
+
+class StepJson(TypedDict):
+    """A step as the `grade --json` and `hint --json` contracts write it."""
+
+    technique: str
+    level: str
+    text: str
+    islands: list[str]
+    lanes: list[str]
+    conclusions: list[ConclusionJson]
+
+
+class GradeJson(TypedDict):
+    """The `grade --json` object."""
+
+    difficulty: str
+    steps: list[StepJson]
+
+
+class HintJson(StepJson):
+    """The `hint --json` object: the step that draws a bridge, and the steps it rests on."""
+
+    because: list[StepJson]
+
+
+def step_json(puzzle: Puzzle, step: Step, names: Sequence[str] | None = None) -> StepJson:
     """Return a step as a JSON-ready object with island and lane names."""
     names = names or island_names(puzzle)
     return {
@@ -197,7 +230,7 @@ class GradeResult:
     grade: Grade
     steps: tuple[Step, ...]
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> GradeJson:
         """Return the `grade --json` contract object."""
         names = island_names(self.puzzle)
         return {"difficulty": self.grade, "steps": [step_json(self.puzzle, s, names) for s in self.steps]}
@@ -210,12 +243,12 @@ class Hint:
     puzzle: Puzzle
     steps: tuple[Step, ...]
 
-    def to_json(self) -> dict[str, object] | None:
+    def to_json(self) -> HintJson | None:
         """Return the `hint --json` contract object: the step plus "because", or None."""
         if not self.steps:
             return None
-        return {**step_json(self.puzzle, self.steps[-1]),
-                "because": [step_json(self.puzzle, s) for s in self.steps[:-1]]}
+        return HintJson(**step_json(self.puzzle, self.steps[-1]),
+                        because=[step_json(self.puzzle, s) for s in self.steps[:-1]])
 
 
 def grade_puzzle(puzzle: Puzzle) -> GradeResult:

@@ -4,10 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from hashi_print.puzzle.check import check_solution
 from hashi_print.puzzle.deduce import island_names, lane_name
 from hashi_print.puzzle.model import Puzzle, Solution
+
+
+class ProgressJson(TypedDict):
+    """The `check` contract object."""
+
+    solved: bool
+    wrong: list[str]
+    overfull: list[str]
+    complete: list[str]
+    closed: list[str]
+    starved: list[str]
 
 
 @dataclass(frozen=True)
@@ -21,7 +33,7 @@ class Progress:
     closed: tuple[str, ...] = ()
     starved: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> ProgressJson:
         """Return the `check` contract object (closed and starved islands are added keys)."""
         return {"solved": self.solved, "wrong": list(self.wrong), "overfull": list(self.overfull),
                 "complete": list(self.complete), "closed": list(self.closed), "starved": list(self.starved)}

@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TypedDict
 
 import pysolvers
 from pysat.solvers import Solver
@@ -18,6 +19,14 @@ from pysat.solvers import Solver
 from hashi_print.errors import HashiError
 from hashi_print.puzzle.model import Puzzle, Solution, Status
 from hashi_print.puzzle.sat import BACKENDS, MODES, blocking_clause, built_lanes, cut_clauses, decode, encode
+
+
+class SolveJson(TypedDict):
+    """The `solve --json` object: the verdict, one solution as [r1, c1, r2, c2, bridges] rows, the time."""
+
+    status: str
+    solution: list[list[int]] | None
+    seconds: float
 
 
 @dataclass(frozen=True)
@@ -29,7 +38,7 @@ class SolveResult:
     seconds: float
     cuts: int = 0
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> SolveJson:
         """Return the `solve --json` contract object."""
         return {"status": self.status, "solution": self.solution.as_lists() if self.solution else None,
                 "seconds": round(self.seconds, 6)}
