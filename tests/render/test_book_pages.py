@@ -141,3 +141,20 @@ def test_text_and_lines_are_pure_black_and_grey_only_from_7_pt(puzzles, color, t
                 assert ink.fill in BLACK or grey(ink.fill) or ink.fill in {("rg", 1.0, 1.0, 1.0),
                                                                           ("k", 0.0, 0.0, 0.0, 0.0)}
     assert black_glyphs > 100
+
+
+def test_the_same_arguments_and_seed_give_byte_identical_book_cover_and_manifest(tmp_path):
+    from click.testing import CliRunner
+
+    from hashi_print.cli import cli
+
+    made = []
+    for run in ("a", "b"):
+        out = tmp_path / run
+        args = ["book", "--count", "6", "--sizes", "7x7,10x10", "--seed", "38", "--trim", "6x9",
+                "--profile", "kdp", "--year", "2026", "--author", "Ann Example", "--cover-style", "night",
+                "--out", str(out / "b.pdf"), "--cover", str(out / "c.pdf"), "--manifest", str(out / "b.json")]
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0, result.output
+        made.append([(out / name).read_bytes() for name in ("b.pdf", "c.pdf", "b.json")])
+    assert made[0] == made[1]
