@@ -121,10 +121,16 @@ def test_the_solo_sheet_plays_by_keyboard_with_announcements(screen, server):  #
     assert next(isl for isl in side.islands if isl.label == label).flag is None
     page.keyboard.press("Enter")
     assert f"numeral {label}" in page.locator("#announce").text_content()
+    # and the card's one bridge, back to the setup island: Space picks, an arrow draws
+    card = deal(load_deck(), random.Random(21))[0]
+    assert card.bridges == 1
+    page.keyboard.press("Space")
+    page.keyboard.press("ArrowLeft")
+    assert "bridges 1/1" in page.locator("#announce").text_content()
     page.keyboard.press("p")
     page.wait_for_function("() => document.querySelector('#cardbox .turn').textContent.startsWith('Turn 2')")
-    card = deal(load_deck(), random.Random(21))[0]
-    assert stored_game(page)["turns"] == [{"number": f"{label}{card.numeral}", "bridges": []}]
+    lane = "-".join(sorted((target.label, label)))
+    assert stored_game(page)["turns"] == [{"number": f"{label}{card.numeral}", "bridges": [lane]}]
 
 
 def test_a_phone_shows_card_board_and_play_turn_on_one_screen(browser, server):  # noqa: F811

@@ -28,6 +28,7 @@ let checkSeq = 0;
 let hints = 0;
 let revealed = false;
 let seconds = 0;
+let moved = false;     // a move was made on this page (reopening a solved puzzle records nothing)
 
 const counts = () => history[pos].split("").map((ch) => (ch === "x" ? 0 : Number(ch)));
 const marked = () => new Set(history[pos].split("").flatMap((ch, k) => (ch === "x" ? [k] : [])));
@@ -131,7 +132,7 @@ async function refresh() {
     warnSolutions();
     if (r.solved) {
       setStatus(T.solved, "win");
-      if (!wasSolved && !revealed) recordSolved(view, seconds, hints);
+      if (!wasSolved && !revealed && moved) recordSolved(view, seconds, hints);
     } else if (showWrong) setStatus(checkMessage(r));
     else if (status.closed.size || status.starved.size) setStatus(T.stuck, "error");
     draw();
@@ -160,6 +161,7 @@ function commit(next) {
   history = history.slice(0, pos + 1);
   history.push(text);
   pos = history.length - 1;
+  moved = true;
   clearMarks();
   setStatus(T.playing(view.islands.length));
   save();
