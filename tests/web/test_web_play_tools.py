@@ -391,3 +391,22 @@ def test_a_big_board_on_a_phone_zooms_to_44_pixel_cells_pans_and_still_plays(bro
 def test_small_boards_offer_no_zoom(screen, server):  # noqa: F811
     fresh_play(screen, server, PUZZLE)
     assert screen.locator("#zoom").is_hidden()
+
+
+def test_keys_work_after_a_button_was_clicked_and_shift_arrow_marks_an_empty_lane(screen, server):  # noqa: F811
+    page = screen
+    play = fresh_play(page, server, CUT_OFF)
+    k = play.geo.lane_between(play.geo.index_of[(0, 9)], play.geo.index_of[(2, 9)])
+    build(page, play.water_xy(k))
+    page.click("#check")                      # the focus is on a button now
+    page.keyboard.press("Control+z")
+    assert play.counts()[k] == 0, "Ctrl+Z undoes with a button focused"
+    page.locator("#board").focus()
+    page.keyboard.press("ArrowRight")         # the cursor appears on B1
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")     # ... and walks to J1
+    page.keyboard.press("Space")
+    page.keyboard.press("Shift+ArrowDown")
+    settle(page)
+    assert page.locator("#board").get_attribute("data-state")[k] == "x"
+    assert page.locator("#announce").text_content() == "J1-J3: marked no bridge."

@@ -420,7 +420,7 @@ function sayCursor() {
 }
 
 document.addEventListener("keydown", (e) => {
-  if (!board || e.target.closest("input, textarea, select, button, a, summary")) return;
+  if (!board || e.target.closest("input, textarea, select")) return;
   const key = e.key.toLowerCase();
   if ((e.ctrlKey || e.metaKey) && key === "z") { e.preventDefault(); (e.shiftKey ? redo : undo)(); return; }
   if ((e.ctrlKey || e.metaKey) && key === "y") { e.preventDefault(); redo(); return; }
