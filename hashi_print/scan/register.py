@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import itertools
 import logging
+import math
 import warnings
 from collections import Counter
 from dataclasses import dataclass
@@ -14,7 +16,7 @@ import numpy as np
 
 from hashi_print.errors import FormatError
 from hashi_print.files import read_capped
-from hashi_print.sheets.markers import aruco_dictionary, describe_id
+from hashi_print.sheets.markers import CORNERS, aruco_dictionary, describe_id
 from hashi_print.sheets.paper import PAPER
 
 PPM = 6.0  # pixels per millimetre of the rectified sheet
@@ -23,6 +25,7 @@ MIN_PIXELS = 300_000
 MAX_PIXELS = 60_000_000
 MAX_BYTES = 80 * 1024 * 1024
 DECODE_PIXELS = 4_000_000  # above this a JPEG is decoded at a reduced size
+MAX_SIGHTINGS = 64  # choices of one sighting per marker id tried (sheets side by side show ids twice)
 
 
 class UnreadableImage(FormatError):
@@ -191,29 +194,50 @@ def register(img: np.ndarray, source: str = "image") -> Registration:
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     corners, ids, _ = cv2.aruco.ArucoDetector(aruco_dictionary(), params).detectMarkers(small)
-    found = {}
+    seen: dict[int, list[np.ndarray]] = {}
     for c, i in zip(corners, [] if ids is None else ids.ravel(), strict=False):
         if describe_id(int(i)) is not None:
-            found[int(i)] = c.reshape(4, 2) / scale
-    if not found:
+            seen.setdefault(int(i), []).append(c.reshape(4, 2) / scale)
+    if not seen:
         raise UnreadableImage("no score sheet found: none of its corner markers is visible", source=source)
-    groups = Counter(describe_id(i)[:2] for i in found)
+    groups = Counter(describe_id(i)[:2] for i in seen)
     (kind, paper), count = groups.most_common(1)[0]
+    page = marker_page_corners(kind, paper)
     if count < 3:
+        corners_seen = {describe_id(i)[2] for i in seen if i in page}
+        hidden = [CORNERS[c] for c in range(4) if c not in corners_seen]
+        names = " and ".join([", ".join(hidden[:-1]), hidden[-1]] if len(hidden) > 1 else hidden)
         raise UnreadableImage(
-            f"only {count} of the sheet's 4 corner markers are visible; photograph the whole sheet",
+            f"the {names} corner marker{'s are' if len(hidden) > 1 else ' is'} hidden or cut off; "
+            "photograph the whole sheet with its four black corner squares in view",
             source=source,
         )
-    page = marker_page_corners(kind, paper)
-    ids_used = tuple(sorted(i for i in found if i in page))
-    src = np.concatenate([page[i] for i in ids_used])
-    dst = np.concatenate([found[i] for i in ids_used]).astype(np.float32)
-    homography, _ = cv2.findHomography(src, dst, 0)
+    ids_used = tuple(sorted(i for i in seen if i in page))
+    homography = _best_fit(page, seen, ids_used)
     if homography is None or not _plausible(homography, paper, w, h):
         raise UnreadableImage(
             "the corner markers do not form a sheet; photograph the whole sheet", source=source
         )
     return Registration(kind, paper, homography, ids_used)
+
+
+def _best_fit(page: dict, seen: dict[int, list[np.ndarray]], ids_used: tuple[int, ...]) -> np.ndarray | None:
+    """The homography from page mm to the picture that fits the markers best.
+
+    A second sheet of the same kind partly in view shows some marker ids twice: each choice of one
+    sighting per id is fitted, and the one whose corners lie best on one flat sheet is kept.
+    """
+    src = np.concatenate([page[i] for i in ids_used])
+    best, best_error = None, math.inf
+    for choice in itertools.islice(itertools.product(*(seen[i] for i in ids_used)), MAX_SIGHTINGS):
+        dst = np.concatenate(choice).astype(np.float32)
+        homography, _ = cv2.findHomography(src, dst, 0)
+        if homography is None:
+            continue
+        error = float(np.abs(cv2.perspectiveTransform(src[None], homography)[0] - dst).max())
+        if error < best_error:
+            best, best_error = homography, error
+    return best
 
 
 def _plausible(homography: np.ndarray, paper: str, w: int, h: int) -> bool:

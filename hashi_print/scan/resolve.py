@@ -28,8 +28,10 @@ CLEAR = 0.95  # a chosen value less likely than this (after the rules) goes to r
 # below 99 chances in 100: handwriting unlike the training digits makes the network surer than it should
 # be, and a listed doubt that changes nothing that counts costs nothing (it does not block status ok).
 NUMBER_CLEAR = 0.99
-# The rules never silently override a digit the network reads at this or more.
-SURE_DIGIT = 0.90
+# The rules never silently override a digit the network reads at this or more: the network is not
+# calibrated on handwriting unlike its training sources, so a digit it reads as likelier than all the
+# others together may be what the player wrote, breaking a rule.
+SURE_DIGIT = 0.5
 RUNNER_UP = math.log(30.0)  # a different consistent reading this close makes its fields uncertain
 # A player breaks a rule on perhaps one sheet in a hundred: a reading that breaks one is that much
 # less likely to start with. It is reported as read (the verdict being the broken rule) only when

@@ -106,18 +106,19 @@ def test_the_rules_never_silently_override_a_digit_read_surely(seed):
     drawn = dataclasses.replace(truth, numerals=written)
     assert not validate(sheet_of(drawn), deck, scoring).ok
     label = side.islands[i].label
-    for sure, review in ((0.948, True), (0.85, False)):
+    for sure, review in ((0.948, True), (0.6, True), (0.3, False)):
         numerals = [{n: 1.0} for n in truth.numerals]
         rest = (1.0 - sure - 0.018) / 4
         numerals[i] = {d: rest for d in range(1, 7)} | {w: sure, v: 0.018}
         got = resolve(_firm(truth, deck, numerals), side, deck)
         # The reading that keeps the rules is chosen either way ...
         assert got.consistent and got.marks.numerals == truth.numerals
-        # ... but a digit read at 0.90 or more that the rules overrode is left to a person.
+        # ... but a digit read at 0.5 or more that the rules overrode is left to a person.
         doubt = [u for u in got.uncertain if u.field == "number" and u.where == label]
         assert bool(doubt) == review
         if review:
-            assert doubt[0].read == v and w in doubt[0].alternatives and doubt[0].confidence < 0.1
+            assert doubt[0].read == v and w in doubt[0].alternatives
+            assert doubt[0].confidence <= 1 - sure + 1e-9
 
 
 def _spare_card(truth, deck):
@@ -242,7 +243,8 @@ def test_a_flagged_island_that_no_bridge_reaches_holds_no_numeral():
     drawn = dataclasses.replace(truth, numerals=truth.numerals[:i] + (5,) + truth.numerals[i + 1 :])
     assert "flag-no-bridge" in {v.rule for v in validate(sheet_of(drawn), deck, scoring).violations}
     numerals = [{n: 1.0} for n in truth.numerals]
-    numerals[i] = {None: 0.4, 5: 0.6}  # a smudge that looks a little like a 5
+    numerals[i] = {None: 0.3, 5: 0.45, 3: 0.25}  # a smudge that looks a little like a 5 or a 3
     got = resolve(_firm(truth, deck, numerals), side, deck)
     assert got.marks.numerals[i] is None
-    assert _settled(got, side.islands[i].label).ruled_out == ((5, "flag-needs-bridge"),)
+    ruled = _settled(got, side.islands[i].label).ruled_out
+    assert ruled == ((5, "flag-needs-bridge"), (3, "flag-needs-bridge"))

@@ -1,0 +1,68 @@
+"""Fit the layout's boxes to where their printed outlines lie in the straightened photo.
+
+The markers place the sheet as a flat page; a fold or a curl moves the middle of the paper by a
+millimetre or two, enough to put a card's printed edge into the strip the reader expects empty. Each
+printed box of the card strip, the goals' turn rows and the bonus boxes is looked for near its place
+(its outline matched against the ink), and the shift found is smoothed along its row, so one box
+full of pen strokes cannot pull itself off its print.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import cv2
+import numpy as np
+
+from hashi_print.sheets.layout import Box, SheetLayout
+
+REACH = 2.5  # mm a box is looked for around its place
+OUTLINE = 0.35  # mm: the printed outline's width
+
+
+def _shift(ink: np.ndarray, box: Box, ppm: float) -> tuple[float, float, float]:
+    """Where the outline of `box` matches the ink best, as (dx, dy) in mm, and how well (0-1)."""
+    x, y, w, h = box
+    pad = REACH + OUTLINE
+    x0, y0 = int((x - pad) * ppm), int((y - pad) * ppm)
+    x1, y1 = int(math.ceil((x + w + pad) * ppm)), int(math.ceil((y + h + pad) * ppm))
+    if x0 < 0 or y0 < 0 or x1 > ink.shape[1] or y1 > ink.shape[0]:
+        return 0.0, 0.0, 0.0
+    crop = ink[y0:y1, x0:x1].astype(np.float32)
+    tw, th = int(round((w + 2 * OUTLINE) * ppm)), int(round((h + 2 * OUTLINE) * ppm))
+    template = np.zeros((th, tw), np.float32)
+    edge, o = max(1, int(round(OUTLINE * ppm))), int(round(OUTLINE * ppm))
+    cv2.rectangle(template, (o, o), (tw - 1 - o, th - 1 - o), 1.0, edge)  # on the box's edge, as printed
+    if crop.shape[0] < th or crop.shape[1] < tw:
+        return 0.0, 0.0, 0.0
+    score = cv2.matchTemplate(crop, template, cv2.TM_CCORR_NORMED)
+    _, best, _, (bx, by) = cv2.minMaxLoc(score)
+    # The template's top-left sits at (x - OUTLINE) when the box is where the layout says.
+    return (x0 + bx) / ppm - (x - OUTLINE), (y0 + by) / ppm - (y - OUTLINE), float(best)
+
+
+def _row_shifts(ink: np.ndarray, boxes: tuple[Box, ...], ppm: float) -> list[tuple[float, float]]:
+    """Each box's shift, smoothed over its neighbours in the row (the median of three)."""
+    raw = [_shift(ink, b, ppm)[:2] for b in boxes]
+    out = []
+    for k in range(len(raw)):
+        near = raw[max(0, k - 1) : k + 2]
+        out.append((float(np.median([d[0] for d in near])), float(np.median([d[1] for d in near]))))
+    return out
+
+
+def _moved(boxes: tuple[Box, ...], shifts: list[tuple[float, float]]) -> tuple[Box, ...]:
+    """The boxes moved by their shifts."""
+    return tuple((x + dx, y + dy, w, h) for (x, y, w, h), (dx, dy) in zip(boxes, shifts, strict=True))
+
+
+def aligned(ink: np.ndarray, lay: SheetLayout, ppm: float) -> SheetLayout:
+    """The layout with the card strip, the goals' turn rows and the bonus boxes where the photo shows them."""
+    cards = _moved(lay.card_slots, _row_shifts(ink, lay.card_slots, ppm))
+    cells = {g: _moved(row, _row_shifts(ink, row, ppm)) for g, row in lay.goal_turn_cells.items()}
+    pairs = list(lay.bonus_boxes.items())
+    flat = tuple(b for _, pair in pairs for b in pair)
+    moved = _moved(flat, _row_shifts(ink, flat, ppm))
+    bonus = {g: (moved[2 * k], moved[2 * k + 1]) for k, (g, _) in enumerate(pairs)}
+    return dataclasses.replace(lay, card_slots=cards, goal_turn_cells=cells, bonus_boxes=bonus)

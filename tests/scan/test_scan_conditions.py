@@ -1,0 +1,86 @@
+"""Phone photos as they come: a second sheet in view, a fold, a hidden corner marker. Each reading is
+checked against the game that drew the sheet, never against the reader's own pipeline."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+
+import cv2
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from hashi_print.cli import cli
+from hashi_print.game.board import builtin_side
+from hashi_print.game.deck import load_deck
+from hashi_print.game.scoring import load_scoring
+from hashi_print.scan.read import ScanStatus, scan_image
+from hashi_print.sheets.layout import sheet_layout
+from hashi_print.sheets.marks import marks_of
+from hashi_print.sheets.validate import validate
+from tests.photos import CONDITIONS, Camera, filled_sheet, photograph, simulated_record
+
+
+@pytest.fixture(scope="module")
+def kit():
+    return load_deck(), load_scoring()
+
+
+def _game(kit, seed, name="A"):
+    deck, scoring = kit
+    record = simulated_record(builtin_side(name), deck, scoring, seed)
+    return record, marks_of(record, deck)
+
+
+def _read(jpeg, kit):
+    return scan_image(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR), *kit, source="photo")
+
+
+@pytest.mark.parametrize("seed", [22, 25, 29])
+def test_a_second_sheet_of_the_same_kind_partly_in_view_is_not_mixed_in(kit, seed):
+    deck, scoring = kit
+    record, truth = _game(kit, 21)
+    _, neighbour = _game(kit, 22)  # another player's sheet: same side, same paper, other marks
+    rng = random.Random(seed)
+    sheet = filled_sheet(truth, deck, scoring, "a4", rng, "black")
+    other = filled_sheet(neighbour, deck, scoring, "a4", rng, "blue")
+    cam = Camera(megapixels=3.0, turn=2.0, tilt=0.05)
+    cam = dataclasses.replace(cam, **CONDITIONS["second sheet in view"])
+    scan = _read(photograph(sheet, cam, rng, second=other), kit)
+    assert scan.status is not ScanStatus.UNREADABLE
+    assert scan.marks.bridges == truth.bridges and scan.marks.cards == truth.cards
+    if scan.status is ScanStatus.OK:
+        assert scan.validation.score == validate(record, deck, scoring).score
+
+
+def test_a_fold_across_the_card_strip_does_not_put_print_into_a_card(kit):
+    deck, scoring = kit
+    record, truth = _game(kit, 23, "B")
+    rng = random.Random(23)
+    sheet = filled_sheet(truth, deck, scoring, "a4", rng, "pencil")
+    cam = Camera(megapixels=5.0, turn=-3.0, tilt=0.05, curl=6.0)
+    scan = _read(photograph(sheet, cam, random.Random(4)), kit)
+    assert scan.marks.cards == truth.cards
+    if scan.status is ScanStatus.OK:
+        assert scan.validation.score == validate(record, deck, scoring).score
+
+
+def test_a_photo_with_two_corner_markers_hidden_says_which(kit, tmp_path):
+    deck, scoring = kit
+    _, truth = _game(kit, 24)
+    rng = random.Random(24)
+    sheet = filled_sheet(truth, deck, scoring, "a4", rng, "blue")
+    lay = sheet_layout(truth.side, "a4", len(deck.cards))
+    ppm = sheet.shape[1] / lay.width
+    for x, y, size, _ in (lay.markers[1], lay.markers[3]):  # a thumb over the top-right, the bottom-left
+        x0, y0 = int((x - 2) * ppm), int((y - 2) * ppm)
+        side = int((size + 4) * ppm)
+        cv2.rectangle(sheet, (x0, y0), (x0 + side, y0 + side), (190, 150, 130), -1)
+    photo = tmp_path / "thumb.jpg"
+    photo.write_bytes(photograph(sheet, Camera(megapixels=2.0, turn=1.0, tilt=0.05), rng))
+    result = CliRunner().invoke(cli, ["scan", str(photo), "--json"])
+    obj = json.loads(result.output)
+    assert result.exit_code == 2 and obj["status"] == "unreadable"
+    assert "top-right and bottom-left corner markers are hidden" in obj["error"]
