@@ -1,12 +1,12 @@
-"""Puzzles per second when filling a bank on 1 and 2 local worker processes and on a Dask LocalCluster.
+"""Puzzles per second when filling a bank on local worker processes and on Dask LocalClusters.
 
 Usage: .venv/bin/python bench/bank.py [--size 10x10] [--difficulty medium] [--count 240] [--runs 3]
-                                      [--workers 1,2] [--no-dask] [--out bench/bank.md]
+                                      [--workers 1,2] [--dask-workers 1,2,4] [--no-dask] [--out bench/bank.md]
 Each run fills a fresh bank with the same seed; the time covers the whole fill (pool start, generation
 with uniqueness proof, re-verification and grading on the workers, SQLite commits), and every run must
-store the same puzzles. The Dask cluster (2 worker processes, 1 thread each) is started once, outside
-the timing. The machine's load average is printed with the results: on a shared machine the numbers
-move with the other jobs.
+store the same puzzles. Each Dask LocalCluster (--dask-workers processes, 1 thread each) is started
+once, outside the timing. The machine's load average is printed with the results: on a shared
+machine the numbers move with the other jobs.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--workers", default="1,2")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--dask-workers", default="1,2,4")
     ap.add_argument("--no-dask", action="store_true")
     ap.add_argument("--out", default="bench/bank.md")
     args = ap.parse_args()
@@ -72,19 +73,22 @@ def main() -> None:
     # Interleave the configurations run by run so that a change in the machine's load hits all alike.
     counts = [int(w) for w in args.workers.split(",")]
     runs, args.runs = args.runs, 1
-    cluster = None
+    clusters = {}
     if not args.no_dask:
         from distributed import LocalCluster
 
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+        for k in (int(w) for w in args.dask_workers.split(",")):
+            clusters[k] = LocalCluster(n_workers=k, threads_per_worker=1, processes=True,
+                                       dashboard_address=None)
     try:
         for _ in range(runs):
             for k in counts:
                 record(f"local pool, {k} worker{'s' if k > 1 else ''}", LocalPool(k))
-            if cluster is not None:
-                record("Dask LocalCluster, 2 worker processes", DaskCluster(cluster.scheduler_address))
+            for k, cluster in clusters.items():
+                record(f"Dask LocalCluster, {k} worker process{'es' if k > 1 else ''}",
+                       DaskCluster(cluster.scheduler_address))
     finally:
-        if cluster is not None:
+        for cluster in clusters.values():
             cluster.close()
     load_after = os.getloadavg()
     base = statistics.median(rates[next(iter(rates))])
@@ -92,7 +96,8 @@ def main() -> None:
         "# Puzzle bank fill rate (`bench/bank.py`)",
         "",
         f"Command: `.venv/bin/python bench/bank.py --size {args.size} --difficulty {args.difficulty} "
-        f"--count {args.count} --runs {runs} --workers {args.workers}{' --no-dask' if args.no_dask else ''}`",
+        f"--count {args.count} --runs {runs} --workers {args.workers} --dask-workers {args.dask_workers}"
+        f"{' --no-dask' if args.no_dask else ''}`",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; load "
         f"average (1 min) {load_before[0]:.1f} before and {load_after[0]:.1f} after: the cores were shared "
         "with other jobs, so these rates are lower bounds and the ratios are noisy.",
@@ -109,6 +114,12 @@ def main() -> None:
     for label, got in list(rates.items())[1:]:
         rounds = ", ".join(f"{r / f:.2f}x" for r, f in zip(got, first, strict=True))
         lines.append(f"Round by round, {label} vs 1 worker: {rounds}.")
+    dask = [label for label in rates if label.startswith("Dask")]
+    if dask:
+        one = rates[dask[0]]
+        for label in dask[1:]:
+            rounds = ", ".join(f"{r / f:.2f}x" for r, f in zip(rates[label], one, strict=True))
+            lines.append(f"Round by round, {label} vs {dask[0]}: {rounds}.")
     lines.append("")
     lines.append(f"Every run stored the same {args.count} puzzles in the same order.")
     text = "\n".join(lines) + "\n"

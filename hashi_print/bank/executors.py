@@ -2,12 +2,15 @@
 
 Both keep a bounded number of tasks in flight, ask `next_index` for more whenever a slot is free, and
 yield (index, result) pairs in the order the tasks finish; the caller puts them back in index order.
+The Dask workers get indices in batches, one task per batch; a result depends only on its index, so
+batching changes nothing stored.
 Dask is imported only by `DaskCluster`, so the local pool works without it.
 """
 
 from __future__ import annotations
 
 import logging
+import multiprocessing.process
 import os
 import re
 import signal
@@ -33,6 +36,11 @@ MAX_WORKERS = 256
 # A pool whose workers die this many times in a row without finishing a task is not restarted again.
 MAX_RESTARTS = 3
 ORPHAN_CHECK_SECONDS = 1.0
+# A Dask task runs a batch of puzzles: long enough that scheduling is small beside it, short enough that
+# the last batches share out evenly and a lost worker costs little. The first batch measures the speed.
+BATCH_TARGET_SECONDS = 0.25
+FIRST_BATCH = 4
+MAX_BATCH = 64
 
 
 def default_workers() -> int:
@@ -69,8 +77,19 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         terminate()
         return
     # Before Python 3.14 a running task cannot be cancelled; end its process instead.
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    for process in worker_processes(pool):
         process.terminate()
+
+
+def worker_processes(pool: ProcessPoolExecutor) -> list[multiprocessing.process.BaseProcess]:
+    """Return a pool's live worker processes (Python before 3.14 has no public way to reach them).
+
+    The one use of the executor's private `_processes`; tests/bank/test_bank_dask.py fails when it moves.
+    """
+    processes = pool._processes  # noqa: SLF001 - no public API before Python 3.14's terminate_workers()
+    if processes is None:  # a pool shut down with wait=True forgets its processes
+        return []
+    return list(processes.values())
 
 
 class LocalPool:
@@ -140,6 +159,29 @@ class LocalPool:
                 _stop(pool)
 
 
+def take(next_index: NextIndex, size: int) -> tuple[int, ...]:
+    """Take up to `size` indices in the order they are handed out (fewer when they run out)."""
+    batch = []
+    while len(batch) < size and (index := next_index()) is not None:
+        batch.append(index)
+    return tuple(batch)
+
+
+def run_batch(task: Callable[[Spec, int], Result], spec: Spec,
+              batch: tuple[int, ...]) -> tuple[list[Result], float]:
+    """Run task(spec, index) for each index of a batch on one worker; return the results and the seconds."""
+    started = time.perf_counter()
+    results = [task(spec, index) for index in batch]
+    return results, time.perf_counter() - started
+
+
+def batch_size(seconds_each: float) -> int:
+    """The number of tasks that take about BATCH_TARGET_SECONDS at `seconds_each` per task."""
+    if seconds_each <= 0:
+        return MAX_BATCH
+    return max(1, min(MAX_BATCH, round(BATCH_TARGET_SECONDS / seconds_each)))
+
+
 class DaskCluster:
     """The workers of a running Dask distributed cluster, reached through its scheduler's address."""
 
@@ -174,7 +216,9 @@ class DaskCluster:
                   next_index: NextIndex) -> Generator[tuple[int, Result]]:
         """Run task(spec, index) on the cluster's workers, yielding (index, result) as they finish.
 
-        The scheduler itself reruns the tasks of a worker that dies; losing the scheduler ends the run.
+        Indices go out in batches, one Dask task each, sized to take about BATCH_TARGET_SECONDS: a
+        single puzzle takes milliseconds, less than Dask spends scheduling it. The scheduler itself
+        reruns the batches of a worker that dies; losing the scheduler ends the run.
         """
         from distributed import as_completed
 
@@ -185,22 +229,24 @@ class DaskCluster:
         dask_log.setLevel(logging.CRITICAL)
         try:
             window = 2 * max(1, sum(client.nthreads().values()))
-            inflight: dict[Hashable, int] = {}
+            inflight: dict[Hashable, tuple[int, ...]] = {}
             running = as_completed(loop=client.loop)
+            size = FIRST_BATCH
 
             def top_up() -> None:
-                """Submit tasks until the window is full or no index is handed out."""
-                while len(inflight) < window and (index := next_index()) is not None:
-                    future = client.submit(task, spec, index, pure=False)
-                    inflight[future.key] = index
+                """Submit batches until the window is full or no index is handed out."""
+                while len(inflight) < window and (batch := take(next_index, size)):
+                    future = client.submit(run_batch, task, spec, batch, pure=False)
+                    inflight[future.key] = batch
                     running.add(future)
 
             top_up()
             try:
                 for future in running:
-                    index = inflight.pop(future.key)
-                    result = future.result()
-                    yield index, result
+                    batch = inflight.pop(future.key)
+                    results, seconds = future.result()
+                    size = batch_size(seconds / len(batch))
+                    yield from zip(batch, results, strict=True)
                     top_up()
             except (CancelledError, OSError, TimeoutError) as err:
                 raise BankError(f"lost the Dask cluster at {self.address} ({type(err).__name__}); the "

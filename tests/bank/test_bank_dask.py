@@ -1,12 +1,28 @@
-"""A fill on a Dask LocalCluster of two worker processes stores the same puzzles as the local pool."""
+"""A fill on a Dask LocalCluster of two worker processes stores the same puzzles as the local pool, even when
+a worker is killed mid-fill; and the local pool still finds its worker processes to end them."""
 
 from __future__ import annotations
+
+import os
+import signal
+import time
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import closing
 
 import pytest
 from click.testing import CliRunner
 
-from hashi_print.bank.executors import DaskCluster
-from hashi_print.bank.fill import make_entry
+from hashi_print.bank.executors import (
+    BATCH_TARGET_SECONDS,
+    MAX_BATCH,
+    DaskCluster,
+    _stop,
+    batch_size,
+    take,
+    worker_processes,
+)
+from hashi_print.bank.fill import fill, make_entry
+from hashi_print.bank.store import open_bank
 from hashi_print.cli import cli
 from hashi_print.errors import BankError
 from tests.bank.conftest import SMALL, SMALL_COUNT
@@ -32,3 +48,73 @@ def test_an_unreachable_scheduler_is_a_bank_error_naming_it():
     cluster = DaskCluster("127.0.0.1:9", timeout=1)
     with pytest.raises(BankError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         next(cluster.completed(make_entry, SMALL, lambda: 0))
+
+
+class KillingOneWorker:
+    """A Dask executor that kills (SIGKILL) a worker process busy with a batch once the first result is in."""
+
+    def __init__(self, cluster: distributed.LocalCluster):
+        self.cluster = cluster
+        self.inner = DaskCluster(cluster.scheduler_address)
+        self.killed: list[tuple[str, int, int]] = []  # (worker, pid, batches it was running)
+
+    def describe(self) -> str:
+        return self.inner.describe()
+
+    def completed(self, task, spec, next_index):
+        for n, pair in enumerate(self.inner.completed(task, spec, next_index)):
+            if n == 0:
+                self.kill_a_busy_worker()
+            yield pair
+
+    def kill_a_busy_worker(self) -> None:
+        with distributed.Client(self.cluster.scheduler_address, set_as_default=False) as client:
+            busy = {w: len(keys) for w, keys in client.processing().items() if keys}
+            worker = max(busy, key=busy.__getitem__)
+            pid = client.run(os.getpid, workers=[worker])[worker]
+        os.kill(pid, signal.SIGKILL)
+        self.killed.append((worker, pid, busy[worker]))
+
+
+def test_a_worker_killed_mid_fill_still_gives_the_complete_bank_of_the_local_pool(small_bank, tmp_path):
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        executor = KillingOneWorker(cluster)
+        with closing(open_bank(tmp_path / "dask.sqlite", create=True)) as conn:
+            report = fill(conn, SMALL, SMALL_COUNT, executor)
+    assert len(executor.killed) == 1 and executor.killed[0][2] >= 1, executor.killed
+    assert report.added == SMALL_COUNT
+    assert listing(tmp_path / "dask.sqlite") == listing(small_bank)
+    # independent of the fill: every stored puzzle is the one its index makes, in index order
+    stored = listing(tmp_path / "dask.sqlite")
+    assert [row[1] for row in stored] == [make_entry(SMALL, row[0]).tatham_id for row in stored]
+
+
+def test_batches_take_indices_in_the_order_they_are_handed_out():
+    handed = iter([3, 4, 5, 6, 7])
+    assert take(lambda: next(handed, None), 3) == (3, 4, 5)
+    assert take(lambda: next(handed, None), 3) == (6, 7)
+    assert take(lambda: None, 3) == ()
+    assert batch_size(0.020) == round(BATCH_TARGET_SECONDS / 0.020)
+    assert batch_size(10.0) == 1 and batch_size(0.0) == MAX_BATCH
+
+
+def _pid(_: int) -> int:
+    return os.getpid()
+
+
+def test_the_local_pools_worker_processes_are_found_and_can_be_ended():
+    # worker_processes reads ProcessPoolExecutor's private `_processes`: this fails if Python moves it.
+    pool = ProcessPoolExecutor(2)
+    try:
+        pids = set(pool.map(_pid, range(8)))
+        processes = worker_processes(pool)
+        assert {p.pid for p in processes} >= pids and all(p.is_alive() for p in processes)
+        busy = pool.submit(time.sleep, 30)
+        _stop(pool)
+        for process in processes:
+            process.join(timeout=10)
+        assert not any(p.is_alive() for p in processes)
+        assert busy.cancelled() or busy.exception(timeout=10) is not None
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
