@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import time
@@ -13,7 +14,16 @@ from click.testing import CliRunner
 from hashi_print.cli import cli
 from hashi_print.errors import HashiError
 from hashi_print.i18n import language
-from hashi_print.puzzle.deduce import TECHNIQUES, check_state, deduce, grade, hint_steps, next_hint
+from hashi_print.puzzle.deduce import (
+    TECHNIQUES,
+    check_state,
+    deduce,
+    grade,
+    grade_puzzle,
+    hint,
+    hint_steps,
+    next_hint,
+)
 from hashi_print.puzzle.formats import (
     cell_name,
     column_letters,
@@ -355,3 +365,44 @@ def test_a_wrong_bridge_and_a_broken_position_are_explained_in_the_language(lang
     assert wrong.technique == "mistake" and "A1-E1" in wrong.text and not ENGLISH_WORDS.search(wrong.text)
     english = next_hint(pz, parse_bridges(pz, "A1-E1"))
     assert english.text.startswith("The bridges drawn on A1-E1 do not belong to the solution")
+
+
+# Steps, grades and hints pinned from the deducer as it was before its speed-up (commit e8b151a): a
+# faster deducer must reason exactly the same way. The 40x40 one is a 10x10 hard puzzle tiled 4x4 (sixteen
+# copies no bridge can join: "beyond"), the largest kind of work `grade` and `hint` meet under the cap.
+PINNED_IDS = {
+    "tatham-7x7": SMALL,
+    "expert-12x8": "12x8m2:2a6a3a4b2a2l2a5c4d3i1d3a2u2a3d2b2d3b3b2",
+    "expert-15x15": "15x15m2:b1e2e22b3b3f1p2b3a1a1a2b2q2e4e4a4o3b3a2a2a4b4d1m1a1m2b2a3a6b5a3a2d4f2j3a3c2a2b1"
+                    "j1d3b5a5a2a",
+    "tiled-40x40": "10x10m2:a1d2a2a2b3j2a3n1a4b5a5k4b3d2l1a4b4a1a3c3d1",
+}
+PINNED = {  # name -> (grade, steps, sha256 of the steps and hints in English)
+    "expert-12x8": ("expert", 42, "ea7450c4e2b888a64bb2a1ec787e648870f166156b1a7d211551ac949cb5857a"),
+    "expert-15x15": ("expert", 103, "83e9bcf07b68d377e9a0c4b252cf6101b787f2c6da0f08aef18cba825644c8b9"),
+    "tatham-7x7": ("medium", 24, "be2dd75f88c00f132989de415b1180728d1ca8a1435c5fd61e045d241b811b41"),
+    "tiled-40x40": ("beyond", 651, "3ba15156d07cc2a6469ca090fd06e4c6d459e7b92fe82d0fa02d0d670ad137bd"),
+}
+
+
+def pinned_puzzle(name: str) -> Puzzle:
+    """The pinned puzzle of that name (the 40x40 one tiled here from its 10x10 ID)."""
+    pz = parse_tatham_id(PINNED_IDS[name])
+    if not name.startswith("tiled"):
+        return pz
+    return Puzzle.build(40, 40, [(i.row + 10 * a, i.col + 10 * b, i.clue) for a in range(4) for b in range(4)
+                                 for i in pz.islands])
+
+
+def reasoning_digest(pz: Puzzle) -> tuple[str, int, str]:
+    """Grade, step count and a digest of every step and of the hints from nothing and from a third drawn."""
+    with language("en"):
+        result = grade_puzzle(pz)
+        counts = [lo if k % 3 == 0 else 0 for k, (lo, _) in enumerate(deduce(pz, explain=False).counts)]
+        text = json.dumps([result.to_json(), hint(pz).to_json(), hint(pz, counts).to_json()], sort_keys=True)
+    return str(result.grade), len(result.steps), hashlib.sha256(text.encode()).hexdigest()
+
+
+@pytest.mark.parametrize("name", sorted(PINNED_IDS))
+def test_the_deducer_reasons_exactly_as_before_its_speed_up(name) -> None:
+    assert reasoning_digest(pinned_puzzle(name)) == PINNED[name]
