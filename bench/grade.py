@@ -1,8 +1,12 @@
 """Measure the deducer: the janko set (grades, published solutions, speed) and Tatham's three levels.
 
 Usage: .venv/bin/python bench/grade.py [--runs 3] [--tatham 30] [--sizes 10x10,15x15,25x25]
+       .venv/bin/python bench/grade.py --large IDS_FILE [--runs 7]
 Prints a markdown report on stdout. Seconds per puzzle are the median over --runs runs of grade().
 Tatham puzzles come fresh from /usr/games/sgt-bridges (skipped when it is absent).
+--large times only grade_puzzle() and hint() (what the `grade` and `hint` commands run) on the
+puzzles of IDS_FILE (one Bridges ID a line) and on a 10x10 hard puzzle tiled 4x4 into a 40x40 one,
+and prints one JSON object. With PYTHONPATH set to another checkout's root, it times that version.
 """
 
 from __future__ import annotations
@@ -19,8 +23,9 @@ from collections import Counter
 from pathlib import Path
 
 # The janko solution reader is the tests' own, shared so both read the published grids the same way.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from hashi_print.puzzle.deduce import deduce, grade
+# Appended, not prepended: PYTHONPATH may point at another version of hashi_print to compare with.
+sys.path.append(str(Path(__file__).resolve().parents[1]))
+from hashi_print.puzzle.deduce import deduce, grade, grade_puzzle, hint
 from hashi_print.puzzle.formats import parse_tatham_id, parse_text_grid
 from hashi_print.puzzle.model import Grade, Puzzle
 from tests.independent import janko_bridges  # noqa: E402
@@ -127,6 +132,29 @@ def tatham_report(count: int, sizes: list[str], runs: int) -> list[str]:
     return out
 
 
+# The 10x10 hard puzzle that tests/puzzle/test_deduce.py also tiles 4x4 (sixteen copies: "beyond").
+TILE = "10x10m2:a1d2a2a2b3j2a3n1a4b5a5k4b3d2l1a4b4a1a3c3d1"
+
+
+def large_report(ids_file: str, runs: int) -> dict[str, object]:
+    """Median seconds of grade_puzzle() and hint() per large puzzle, with the hashi_print timed."""
+    puzzles = {f"{pid.split(':')[0]} #{n}": parse_tatham_id(pid)
+               for n, pid in enumerate(Path(ids_file).read_text().split(), 1)}
+    tile = parse_tatham_id(TILE)
+    puzzles["40x40 tiled 10x10 hard"] = Puzzle.build(40, 40, [
+        (i.row + 10 * a, i.col + 10 * b, i.clue) for a in range(4) for b in range(4) for i in tile.islands])
+    out: dict[str, object] = {"hashi_print": str(Path(sys.modules["hashi_print"].__file__).parent)}
+    for name, pz in puzzles.items():
+        for what, fn in (("grade", grade_puzzle), ("hint", hint)):
+            times = []
+            for _ in range(runs):
+                start = time.perf_counter()
+                fn(pz)
+                times.append(time.perf_counter() - start)
+            out[f"{name} {what}"] = statistics.median(times)
+    return out
+
+
 def main() -> None:
     """Run the measurements and print the report."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -134,7 +162,11 @@ def main() -> None:
     parser.add_argument("--tatham", type=int, default=30)
     parser.add_argument("--sizes", default="10x10,15x15,25x25")
     parser.add_argument("--skip-janko", action="store_true")
+    parser.add_argument("--large", metavar="IDS_FILE")
     args = parser.parse_args()
+    if args.large:
+        print(json.dumps(large_report(args.large, args.runs)))  # noqa: T201 - a bench script reports on stdout
+        return
     lines = [f"Machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
              f"`{' '.join(['bench/grade.py', '--runs', str(args.runs), '--tatham', str(args.tatham)])}`", ""]
     if not args.skip_janko:

@@ -117,13 +117,20 @@ class Engine:
 
     def mark(self, k: int) -> None:
         """Queue the islands whose rules may see the change of lane k."""
-        a, b = self.ea[k], self.eb[k]
-        stale = self.stale
-        for i in (a, b):
-            self.push(0, i)
-            self.push(1, i)
-            for j in self.near[i]:
-                self.push(2, j)
+        # push() written out: this runs for every changed lane and is the deducer's busiest call
+        stale, near = self.stale, self.near
+        (q0, q1, q2), (u0, u1, u2) = self.queues, self.queued
+        for i in (self.ea[k], self.eb[k]):
+            if not u0[i]:
+                u0[i] = 1
+                q0.append(i)
+            if not u1[i]:
+                u1[i] = 1
+                q1.append(i)
+            for j in near[i]:
+                if not u2[j]:
+                    u2[j] = 1
+                    q2.append(j)
                 stale[j] = 1
 
     def fail(self, reason: str) -> None:

@@ -62,7 +62,9 @@ def local(eng: Engine, i: int, level: int) -> None:
         if open_:
             eng.step("complete", (i,), open_, [(k, lo[k], lo[k]) for k in open_])
         return
-    his = sum(hi[k] for k in lanes)
+    his = 0
+    for k in lanes:
+        his += hi[k]
     if his < c:
         eng.fail(_("{island} could no longer get enough bridges").format(island=eng.who(i)))
         return
