@@ -161,7 +161,7 @@ class LocalPool:
 
 def take(next_index: NextIndex, size: int) -> tuple[int, ...]:
     """Take up to `size` indices in the order they are handed out (fewer when they run out)."""
-    batch = []
+    batch: list[int] = []
     while len(batch) < size and (index := next_index()) is not None:
         batch.append(index)
     return tuple(batch)

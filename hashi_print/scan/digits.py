@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import resources
+from pathlib import Path
+from typing import IO
 
 import cv2
 import numpy as np
@@ -19,6 +21,10 @@ import numpy as np
 INK_LEVEL = 0.25
 MIN_PART = 6  # pixels: a smaller blot is a speck, not part of a digit
 NORM = 28
+# One network: its dense layers as (weights, bias); the shipped file: the networks, the inputs' mean
+# and scale, and the temperature that calibrates their probabilities.
+Net = tuple[tuple[np.ndarray, np.ndarray], ...]
+Weights = tuple[tuple[Net, ...], np.ndarray, np.ndarray, float]
 
 
 def strokes(ink: np.ndarray) -> np.ndarray | None:
@@ -103,27 +109,29 @@ def inputs(batch: np.ndarray) -> np.ndarray:
     """The networks' input rows for rows of features (28 x 28 squares): stroke directions, coarse ink."""
     squares = batch.reshape(-1, NORM, NORM).astype(np.float32)
     coarse = squares.reshape(-1, COARSE, NORM // COARSE, COARSE, NORM // COARSE).mean(axis=(2, 4))
-    return np.hstack([directions(squares), coarse.reshape(len(squares), -1)]).astype(np.float32)
+    rows: np.ndarray = np.hstack([directions(squares), coarse.reshape(len(squares), -1)]).astype(np.float32)
+    return rows
 
 
 @cache
-def _weights() -> tuple[tuple[tuple[np.ndarray, np.ndarray], ...], np.ndarray, np.ndarray, float]:
+def _weights() -> Weights:
     """Each network's layers as (weights, bias) pairs, the inputs' mean and scale, and the temperature,
     from the shipped weights file."""
     with resources.files(__package__).joinpath("digits.npz").open("rb") as fh:
         return read_weights(fh)
 
 
-def read_weights(fh) -> tuple[tuple[tuple[np.ndarray, np.ndarray], ...], np.ndarray, np.ndarray, float]:
+def read_weights(fh: IO[bytes]) -> Weights:
     """The networks, input mean and scale and temperature stored in a weights file (as `_weights`)."""
     with np.load(fh) as d:
         layers = sum(1 for key in d.files if key.startswith("w"))  # w0, w1, ...: input layer first
         stacked = [(d[f"w{i}"].astype(np.float32), d[f"b{i}"].astype(np.float32)) for i in range(layers)]
-        nets = tuple(tuple((w[k], b[k]) for w, b in stacked) for k in range(len(stacked[0][0])))
+        nets: tuple[Net, ...] = tuple(tuple((w[k], b[k]) for w, b in stacked)
+                                      for k in range(len(stacked[0][0])))
         return nets, d["mean"].astype(np.float32), d["scale"].astype(np.float32), float(d["temperature"])
 
 
-def use_weights(path) -> None:
+def use_weights(path: str | Path) -> None:
     """Read digits with the weights in `path` from now on in this process (the bench's held-out runs)."""
     with open(path, "rb") as fh:
         loaded = read_weights(fh)
@@ -131,19 +139,21 @@ def use_weights(path) -> None:
     globals()["_weights"] = cache(lambda: loaded)
 
 
-def _forward(x: np.ndarray, net: tuple[tuple[np.ndarray, np.ndarray], ...]) -> np.ndarray:
+def _forward(x: np.ndarray, net: Net) -> np.ndarray:
     """One network's scores: dense layers with ReLU between them."""
     for w, b in net[:-1]:
         x = np.maximum(x @ w + b, 0.0)
     w, b = net[-1]
-    return x @ w + b
+    scores: np.ndarray = x @ w + b
+    return scores
 
 
-def logits(batch: np.ndarray, weights=None) -> np.ndarray:
+def logits(batch: np.ndarray, weights: Weights | None = None) -> np.ndarray:
     """The networks' mean raw scores (digits 0-9) for rows of features."""
     nets, mean, scale, _ = weights if weights is not None else _weights()
     x = (inputs(batch) - mean) / scale
-    return np.mean([_forward(x, net) for net in nets], axis=0)
+    mean_scores: np.ndarray = np.mean([_forward(x, net) for net in nets], axis=0)
+    return mean_scores
 
 
 def softmax(z: np.ndarray, temperature: float = 1.0) -> np.ndarray:
@@ -151,7 +161,8 @@ def softmax(z: np.ndarray, temperature: float = 1.0) -> np.ndarray:
     z = z / temperature
     z = z - z.max(axis=1, keepdims=True)
     e = np.exp(z)
-    return e / e.sum(axis=1, keepdims=True)
+    probs: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return probs
 
 
 def probabilities(batch: np.ndarray) -> np.ndarray:

@@ -10,6 +10,7 @@ import warnings
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -18,6 +19,9 @@ from hashi_print.errors import FormatError
 from hashi_print.files import read_capped
 from hashi_print.sheets.markers import CORNERS, aruco_dictionary, describe_id
 from hashi_print.sheets.paper import PAPER
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 PPM = 6.0  # pixels per millimetre of the rectified sheet
 DETECT_SIDE = 1800  # longest side (px) the marker search runs at
@@ -80,7 +84,7 @@ def _too_large(p: Path) -> UnreadableImage:
     return UnreadableImage(f"image is larger than {MAX_PIXELS // 1_000_000} megapixels", source=str(p))
 
 
-def _picture(data: bytes, p: Path):
+def _picture(data: bytes, p: Path) -> Image.Image:
     """The file as a Pillow image, its header read but its pixels not yet decoded."""
     from PIL import Image, UnidentifiedImageError
 
@@ -95,7 +99,7 @@ def _picture(data: bytes, p: Path):
         raise UnreadableImage("not an image (expected JPEG, PNG or a PDF page)", source=str(p)) from None
 
 
-def _pixels(picture, p: Path, reduce: int) -> np.ndarray:
+def _pixels(picture: Image.Image, p: Path, reduce: int) -> np.ndarray:
     """A Pillow image's pixels as a BGR array, `reduce` times smaller, turned upright as its EXIF says.
 
     Pillow decodes here, not OpenCV: the JPEG and PNG libraries under OpenCV print their complaints about
@@ -121,7 +125,7 @@ def _one_line(err: Exception) -> str:
     return " ".join(str(err).split())[:120] or type(err).__name__
 
 
-def _pdf_picture(data: bytes, p: Path):
+def _pdf_picture(data: bytes, p: Path) -> Image.Image:
     """The largest image on a PDF's first page (what a scanner writes), as a Pillow image."""
     from PIL import Image
     from pypdf import PdfReader
@@ -172,7 +176,10 @@ def marker_page_corners(kind: str, paper: str) -> dict[int, np.ndarray]:
     )
     out = {}
     for marker_id in range(24):
-        k, pap, corner = describe_id(marker_id)
+        found = describe_id(marker_id)
+        if found is None:
+            continue
+        k, pap, corner = found
         if k == kind and pap == paper:
             x, y = origins[corner]
             out[marker_id] = np.array(
@@ -195,16 +202,19 @@ def register(img: np.ndarray, source: str = "image") -> Registration:
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     corners, ids, _ = cv2.aruco.ArucoDetector(aruco_dictionary(), params).detectMarkers(small)
     seen: dict[int, list[np.ndarray]] = {}
+    sheet_of: dict[int, tuple[str, str, int]] = {}  # marker id -> (kind, paper, corner)
     for c, i in zip(corners, [] if ids is None else ids.ravel(), strict=False):
-        if describe_id(int(i)) is not None:
+        found = describe_id(int(i))
+        if found is not None:
+            sheet_of[int(i)] = found
             seen.setdefault(int(i), []).append(c.reshape(4, 2) / scale)
     if not seen:
         raise UnreadableImage("no score sheet found: none of its corner markers is visible", source=source)
-    groups = Counter(describe_id(i)[:2] for i in seen)
+    groups = Counter(sheet_of[i][:2] for i in seen)
     (kind, paper), count = groups.most_common(1)[0]
     page = marker_page_corners(kind, paper)
     if count < 3:
-        corners_seen = {describe_id(i)[2] for i in seen if i in page}
+        corners_seen = {sheet_of[i][2] for i in seen if i in page}
         hidden = [CORNERS[c] for c in range(4) if c not in corners_seen]
         names = " and ".join([", ".join(hidden[:-1]), hidden[-1]] if len(hidden) > 1 else hidden)
         raise UnreadableImage(
@@ -221,7 +231,8 @@ def register(img: np.ndarray, source: str = "image") -> Registration:
     return Registration(kind, paper, homography, ids_used)
 
 
-def _best_fit(page: dict, seen: dict[int, list[np.ndarray]], ids_used: tuple[int, ...]) -> np.ndarray | None:
+def _best_fit(page: dict[int, np.ndarray], seen: dict[int, list[np.ndarray]],
+              ids_used: tuple[int, ...]) -> np.ndarray | None:
     """The homography from page mm to the picture that fits the markers best.
 
     A second sheet of the same kind partly in view shows some marker ids twice: each choice of one
