@@ -106,14 +106,14 @@ def test_the_rules_never_silently_override_a_digit_read_surely(seed):
     drawn = dataclasses.replace(truth, numerals=written)
     assert not validate(sheet_of(drawn), deck, scoring).ok
     label = side.islands[i].label
-    for sure, review in ((0.948, True), (0.6, True), (0.3, False)):
+    for sure, review in ((0.948, True), (0.75, True), (0.3, False)):
         numerals = [{n: 1.0} for n in truth.numerals]
         rest = (1.0 - sure - 0.018) / 4
         numerals[i] = {d: rest for d in range(1, 7)} | {w: sure, v: 0.018}
         got = resolve(_firm(truth, deck, numerals), side, deck)
         # The reading that keeps the rules is chosen either way ...
         assert got.consistent and got.marks.numerals == truth.numerals
-        # ... but a digit read at 0.5 or more that the rules overrode is left to a person.
+        # ... but a digit read at 0.7 or more that the rules overrode is left to a person.
         doubt = [u for u in got.uncertain if u.field == "number" and u.where == label]
         assert bool(doubt) == review
         if review:
