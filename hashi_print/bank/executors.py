@@ -175,17 +175,17 @@ def run_batch(task: Callable[[Spec, int], Result], spec: Spec,
     return results, time.perf_counter() - started
 
 
-def batch_size(seconds_each: float) -> int:
-    """The number of tasks that take about BATCH_TARGET_SECONDS at `seconds_each` per task."""
+def batch_size(seconds_each: float, target: float = BATCH_TARGET_SECONDS) -> int:
+    """The number of tasks that take about `target` seconds at `seconds_each` per task."""
     if seconds_each <= 0:
         return MAX_BATCH
-    return max(1, min(MAX_BATCH, round(BATCH_TARGET_SECONDS / seconds_each)))
+    return max(1, min(MAX_BATCH, round(target / seconds_each)))
 
 
 class DaskCluster:
     """The workers of a running Dask distributed cluster, reached through its scheduler's address."""
 
-    def __init__(self, address: str, timeout: float = 20.0):
+    def __init__(self, address: str, timeout: float = 20.0, batch_seconds: float = BATCH_TARGET_SECONDS):
         try:
             import distributed  # noqa: F401
         except ImportError:
@@ -198,6 +198,7 @@ class DaskCluster:
             raise BankError(f"--scheduler {address!r}: expected an address like tcp://HOST:PORT")
         self.address = address
         self.timeout = timeout
+        self.batch_seconds = batch_seconds
 
     def describe(self) -> str:
         """Say where the work runs."""
@@ -216,7 +217,7 @@ class DaskCluster:
                   next_index: NextIndex) -> Generator[tuple[int, Result]]:
         """Run task(spec, index) on the cluster's workers, yielding (index, result) as they finish.
 
-        Indices go out in batches, one Dask task each, sized to take about BATCH_TARGET_SECONDS: a
+        Indices go out in batches, one Dask task each, sized to take about `batch_seconds`: a
         single puzzle takes milliseconds, less than Dask spends scheduling it. The scheduler itself
         reruns the batches of a worker that dies; losing the scheduler ends the run.
         """
@@ -231,7 +232,7 @@ class DaskCluster:
             window = 2 * max(1, sum(client.nthreads().values()))
             inflight: dict[Hashable, tuple[int, ...]] = {}
             running = as_completed(loop=client.loop)
-            size = FIRST_BATCH
+            size = FIRST_BATCH if self.batch_seconds > 0 else 1  # 0: one task per puzzle
 
             def top_up() -> None:
                 """Submit batches until the window is full or no index is handed out."""
@@ -245,7 +246,7 @@ class DaskCluster:
                 for future in running:
                     batch = inflight.pop(future.key)
                     results, seconds = future.result()
-                    size = batch_size(seconds / len(batch))
+                    size = batch_size(seconds / len(batch), self.batch_seconds)
                     yield from zip(batch, results, strict=True)
                     top_up()
             except (CancelledError, OSError, TimeoutError) as err:

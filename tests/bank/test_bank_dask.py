@@ -97,6 +97,7 @@ def test_batches_take_indices_in_the_order_they_are_handed_out():
     assert take(lambda: None, 3) == ()
     assert batch_size(0.020) == round(BATCH_TARGET_SECONDS / 0.020)
     assert batch_size(10.0) == 1 and batch_size(0.0) == MAX_BATCH
+    assert batch_size(0.020, 1.0) == 50 and batch_size(0.020, 0) == 1  # 0: one puzzle per task
 
 
 def _pid(_: int) -> int:
