@@ -71,13 +71,14 @@ def _new_pool(workers: int) -> ProcessPoolExecutor:
 
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Shut a pool down at once, ending the workers' running tasks too."""
-    pool.shutdown(wait=False, cancel_futures=True)
     terminate = getattr(pool, "terminate_workers", None)
+    # Before Python 3.14 a running task cannot be cancelled; end its process instead. The processes are
+    # looked up first: shutdown() forgets them, even with wait=False.
+    processes = worker_processes(pool) if terminate is None else []
+    pool.shutdown(wait=False, cancel_futures=True)
     if terminate is not None:
         terminate()
-        return
-    # Before Python 3.14 a running task cannot be cancelled; end its process instead.
-    for process in worker_processes(pool):
+    for process in processes:
         process.terminate()
 
 

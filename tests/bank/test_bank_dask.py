@@ -8,6 +8,7 @@ import signal
 import time
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import closing
+from functools import partial
 
 import pytest
 from click.testing import CliRunner
@@ -50,6 +51,12 @@ def test_an_unreachable_scheduler_is_a_bank_error_naming_it():
         next(cluster.completed(make_entry, SMALL, lambda: 0))
 
 
+def slowly(task, spec, index):
+    """Run task(spec, index) a fifth of a second late (the result is the same)."""
+    time.sleep(0.2)
+    return task(spec, index)
+
+
 class KillingOneWorker:
     """A Dask executor that kills (SIGKILL) a worker process busy with a batch once the first result is in."""
 
@@ -62,7 +69,8 @@ class KillingOneWorker:
         return self.inner.describe()
 
     def completed(self, task, spec, next_index):
-        for n, pair in enumerate(self.inner.completed(task, spec, next_index)):
+        # each puzzle made slower, so that batches are still running when the first one is back
+        for n, pair in enumerate(self.inner.completed(partial(slowly, task), spec, next_index)):
             if n == 0:
                 self.kill_a_busy_worker()
             yield pair
@@ -104,14 +112,22 @@ def _pid(_: int) -> int:
     return os.getpid()
 
 
-def test_the_local_pools_worker_processes_are_found_and_can_be_ended():
+def _start_then_sleep(path) -> None:
+    path.touch()
+    time.sleep(30)
+
+
+def test_the_local_pools_worker_processes_are_found_and_can_be_ended(tmp_path):
     # worker_processes reads ProcessPoolExecutor's private `_processes`: this fails if Python moves it.
     pool = ProcessPoolExecutor(2)
     try:
         pids = set(pool.map(_pid, range(8)))
         processes = worker_processes(pool)
         assert {p.pid for p in processes} >= pids and all(p.is_alive() for p in processes)
-        busy = pool.submit(time.sleep, 30)
+        started = tmp_path / "started"
+        busy = pool.submit(_start_then_sleep, started)
+        while not started.exists():  # the task must be running, not just queued, when the pool stops
+            time.sleep(0.01)
         _stop(pool)
         for process in processes:
             process.join(timeout=10)
