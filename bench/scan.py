@@ -6,8 +6,8 @@ camera model (perspective, rotation, blur, noise, light gradient, shadow, JPEG 5
 megapixels). The reading is compared with the game that drew it.
 
     python bench/scan.py --hold-out fonts --count 300
-        trains the digit networks without one source of handwriting (scripts/train_digits.py, same
-        settings as the shipped ones), then reads photos whose digits all come from that source;
+        trains the dense digit networks without one source of handwriting (scripts/train_digits.py, its
+        default plan), then reads photos whose digits all come from that source;
     python bench/scan.py --conditions --count 20
         the shipped networks, one row per phone-photo case (tests/photos.py CONDITIONS) and per way of
         marking boxes and circles (BOX_STYLES, CIRCLE_STYLES), digits by the pen model's writers;

