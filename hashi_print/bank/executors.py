@@ -78,8 +78,10 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
     if terminate is not None:
         terminate()
+    # SIGKILL, not SIGTERM: a worker forked from a process that handles SIGTERM in Python inherits that
+    # handler, and a sleeping or blocked task then outlives terminate().
     for process in processes:
-        process.terminate()
+        process.kill()
 
 
 def worker_processes(pool: ProcessPoolExecutor) -> list[multiprocessing.process.BaseProcess]:
