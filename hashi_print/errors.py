@@ -29,6 +29,12 @@ class HashiError(ValueError):
         return f"{where}: {self.message}" if where else self.message
 
 
+class RefusedRequest(HashiError):
+    """A request the server refuses; `status` is the HTTP status it answers with."""
+
+    status = 400
+
+
 class FormatError(HashiError):
     """A file, ID or URL cannot be read as the format it claims to be."""
 

@@ -45,6 +45,17 @@ from hashi_print.puzzle.model import GRADES
 from hashi_print.web import tables, tasks
 from hashi_print.web.phrases import phrase_breaks
 from hashi_print.web.pool import Busy, WorkPool
+from hashi_print.web.reading import (
+    LANG_COOKIE,
+    BadRequest,
+    check_origin,
+    choice_field,
+    http_status,
+    int_field,
+    read_json,
+    request_language,
+    text_field,
+)
 
 if TYPE_CHECKING:
     import uvicorn
@@ -52,8 +63,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MAX_BODY = 64 * 1024
-MAX_TEXT = 20_000
 MAX_SEED = 2**48
 # Game night: every player's and host's page holds an event stream open (50 tables of 4 players and
 # their hosts are 250 streams), besides the requests.
@@ -71,33 +80,8 @@ PAGES: dict[str, tuple[str, str | tuple[str, str]]] = {
     "/help": ("help.html", ("web", N_("How to play"))),
     "/mine": ("mine.html", N_("My puzzles")),
 }
-LANG_COOKIE = "lang"
 _TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
           ".png": "image/png", ".svg": "image/svg+xml", ".json": "application/json"}
-
-
-class BadRequest(HashiError):
-    """A request the API cannot use: wrong JSON, a missing or out-of-range field."""
-
-    status = 400
-
-
-class UnsupportedType(BadRequest):
-    """A body that is not declared as JSON (a plain form or text, as any web page can send)."""
-
-    status = 415
-
-
-class SlowClient(BadRequest):
-    """A body that did not arrive in time."""
-
-    status = 408
-
-
-class Forbidden(BadRequest):
-    """A state-changing request from another site, or for another host name (DNS rebinding)."""
-
-    status = 403
 
 
 @dataclass(frozen=True)
@@ -173,60 +157,7 @@ def embedded_json(obj: object) -> str:
     return json.dumps(obj, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")
 
 
-# --- reading requests ------------------------------------------------------------------------
 
-async def read_json(request: Request, seconds: float = 10.0) -> dict[str, Any]:
-    """Read a JSON object body of at most MAX_BODY bytes, sent within `seconds`."""
-    kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
-    if kind != "application/json":
-        raise UnsupportedType("the request body must be JSON (Content-Type: application/json)")
-    declared = request.headers.get("content-length", "0")
-    if not declared.isdigit() or int(declared) > MAX_BODY:
-        raise BadRequest(f"the request body must be at most {MAX_BODY} bytes")
-    body = b""
-    try:
-        async with asyncio.timeout(seconds):
-            async for chunk in request.stream():
-                body += chunk
-                if len(body) > MAX_BODY:
-                    raise BadRequest(f"the request body must be at most {MAX_BODY} bytes")
-    except TimeoutError:
-        raise SlowClient(f"the request body did not arrive within {seconds:g} s") from None
-    try:
-        obj = json.loads(body or b"{}")
-    except (ValueError, RecursionError):
-        raise BadRequest("the request body is not valid JSON") from None
-    if not isinstance(obj, dict):
-        raise BadRequest("the request body must be a JSON object")
-    return obj
-
-
-def text_field(body: dict[str, Any], key: str, default: str | None = None, limit: int = MAX_TEXT) -> str:
-    """A string field of the body, at most `limit` characters."""
-    value = default if body.get(key) is None else body[key]
-    if not isinstance(value, str):
-        raise BadRequest(f'"{key}" must be a string' if key in body else f'"{key}" is missing')
-    if len(value) > limit:
-        raise BadRequest(f'"{key}" is longer than {limit} characters')
-    return value
-
-
-def int_field(body: dict[str, Any], key: str, low: int, high: int, default: int | None = None) -> int:
-    """An integer field of the body between low and high."""
-    value = body.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise BadRequest(f'"{key}" must be an integer' if key in body else f'"{key}" is missing')
-    if not low <= value <= high:
-        raise BadRequest(f'"{key}" must be between {low} and {high}')
-    return value
-
-
-def choice_field(body: dict[str, Any], key: str, choices: tuple[str, ...], default: str) -> str:
-    """A field that must be one of `choices` (any case)."""
-    value = text_field(body, key, default, 40).lower()
-    if value not in choices:
-        raise BadRequest(f'"{key}" must be one of {", ".join(choices)}')
-    return value
 
 
 def seed_field(body: dict[str, Any]) -> int:
@@ -257,31 +188,6 @@ def turns_field(body: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 # --- the page language ------------------------------------------------------------------------
-
-def accepted_language(header: str) -> str:
-    """The best of the product's languages in an Accept-Language header (by q-value), else English."""
-    best, best_q = "en", 0.0
-    for part in header.split(",")[:32]:
-        tag, _sep, params = part.strip().partition(";")
-        q = 1.0
-        if params.strip().startswith("q="):
-            try:
-                q = float(params.strip()[2:])
-            except ValueError:
-                q = 0.0
-        code = tag.strip().lower().split("-")[0]
-        if code in LANGUAGES and q > best_q:
-            best, best_q = code, q
-    return best
-
-
-def request_language(request: Request) -> str:
-    """The language a page is shown in: ?lang=, else the one chosen before (cookie), else the browser's."""
-    for chosen in (request.query_params.get("lang", ""), request.cookies.get(LANG_COOKIE, "")):
-        if chosen.lower() in LANGUAGES:
-            return chosen.lower()
-    return accepted_language(request.headers.get("accept-language", ""))
-
 
 # --- the app ---------------------------------------------------------------------------------
 
@@ -404,25 +310,12 @@ async def api_call(request: Request, work: Work) -> Response:
         return JSONResponse({"error": err.message}, status_code=503,
                             headers={"Retry-After": str(err.retry_after)})
     except HashiError as err:
-        return JSONResponse({"error": " ".join(str(err).split())}, status_code=getattr(err, "status", 400))
+        return JSONResponse({"error": " ".join(str(err).split())}, status_code=http_status(err))
     except Exception:
         request_id = secrets.token_hex(6)
         log.exception("request %s to %s failed", request_id, request.url.path)
         return JSONResponse({"error": f"the server failed on this request (a bug; request id {request_id})",
                              "request_id": request_id}, status_code=500)
-
-
-def check_origin(request: Request) -> None:
-    """Refuse a request for another host name, or sent by a page of another site."""
-    host = request.headers.get("host", "")
-    allowed = request.app.state.hosts
-    if allowed and host.lower() not in allowed:
-        raise Forbidden(f"this server does not answer for the host {host[:60]!r}")
-    origin = request.headers.get("origin")
-    if origin is not None and origin.lower() not in {f"http://{h}" for h in (allowed or {host.lower()})}:
-        raise Forbidden("requests from other sites are refused")
-    if request.headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
-        raise Forbidden("requests from other sites are refused")
 
 
 def _small(text: str) -> bool:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-import json
 import logging
 import socket
 from collections import defaultdict
@@ -30,6 +29,7 @@ from hashi_print.jobs.solo import side_json
 from hashi_print.jobs.table import paper, service
 from hashi_print.jobs.table.model import NoTable, TableError, TooLarge, clean_code
 from hashi_print.jobs.table.store import Event, TableStore, default_path, events_after, last_event
+from hashi_print.web.reading import check_origin, http_status, read_json, request_language
 
 log = logging.getLogger(__name__)
 
@@ -119,26 +119,14 @@ def bearer(request: Request) -> str | None:
 
 
 async def json_body(request: Request) -> dict[str, Any]:
-    """A JSON object body of at most MAX_JSON bytes (an empty body is an empty object)."""
-    declared = request.headers.get("content-length", "0")
-    if not declared.isdigit() or int(declared) > MAX_JSON:
-        raise TooLarge(f"the request body must be at most {MAX_JSON} bytes")
-    body = await request.body()
-    try:
-        obj = json.loads(body or b"{}")
-    except (ValueError, RecursionError):
-        raise TableError("the request body is not valid JSON") from None
-    if not isinstance(obj, dict):
-        raise TableError("the request body must be a JSON object")
-    return obj
+    """A JSON object body of at most MAX_JSON bytes, sent in time (no body: an empty object)."""
+    return await read_json(request, request.app.state.settings.body_seconds, MAX_JSON)
 
 
 def answer(status: int = 200) -> Callable[[Callable[..., Awaitable[object]]], Handler]:
-    """Wrap an API handler: its object as JSON, a TableError with its status, any other problem as 400."""
+    """Wrap an API handler: its object as JSON, refused input with its status, any other problem as 400."""
     def wrap(work: Callable[..., Awaitable[object]]) -> Handler:
         async def handler(request: Request, hub: Hub) -> Response:
-            from hashi_print.web.app import check_origin, request_language
-
             try:
                 if request.method == "POST":
                     check_origin(request)
@@ -146,11 +134,8 @@ def answer(status: int = 200) -> Callable[[Callable[..., Awaitable[object]]], Ha
                     result = await work(request, hub)
                 hub.changed()
                 return result if isinstance(result, Response) else JSONResponse(result, status_code=status)
-            except TableError as err:
-                return JSONResponse({"error": " ".join(str(err).split())}, status_code=err.status)
             except HashiError as err:
-                return JSONResponse({"error": " ".join(str(err).split())},
-                                    status_code=getattr(err, "status", 400))
+                return JSONResponse({"error": " ".join(str(err).split())}, status_code=http_status(err))
             except Exception:
                 log.exception("request to %s failed", request.url.path)
                 return JSONResponse({"error": "the server could not handle this request"}, status_code=400)

@@ -26,6 +26,9 @@ SEED = 11
 CARDS = deal(load_deck(), random.Random(SEED))
 
 
+JSON = {"Content-Type": "application/json"}
+
+
 def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
 
@@ -158,9 +161,9 @@ def test_every_bad_request_is_a_4xx_with_a_sentence(client):
     refused(client.post("/api/tables", json={"side": "C"}), 400, '"side"')
     refused(client.post("/api/tables", json={"side": "A", "seed": -1}), 400, '"seed"')
     refused(client.post("/api/tables", json={"side": "A", "seed": "x"}), 400, '"seed"')
-    refused(client.post("/api/tables", content=b"{not json"), 400, "JSON")
-    refused(client.post("/api/tables", content=b"[1]"), 400, "object")
-    refused(client.post("/api/tables", content=b"x" * 40_000), 413, "bytes")
+    refused(client.post("/api/tables", content=b"{not json", headers=JSON), 400, "JSON")
+    refused(client.post("/api/tables", content=b"[1]", headers=JSON), 400, "object")
+    refused(client.post("/api/tables", content=b"x" * 40_000, headers=JSON), 413, "bytes")
     refused(client.get("/api/tables/ABCDEFGH"), 404, "no table")
     refused(client.get("/api/tables/'; drop"), 404, "no table")
     refused(client.post("/api/tables/ZZZZZZZZ/players", json={"name": "Ann"}), 404, "no table")
@@ -433,3 +436,19 @@ def test_a_refusal_speaks_the_language_the_browser_asks_for(client):
     refused(client.post(f"{api}/reveal", headers=bearer(host) | {"Accept-Language": "ja"}), 409,
             "Ann の準備を待っています")
     refused(client.get("/api/tables/ABCDEFGH", headers={"Accept-Language": "fr"}), 404, "aucune table")
+
+
+def test_table_bodies_are_read_as_the_apis_are_json_only_capped_as_they_arrive(client):
+    """The tables read bodies with the app's own reader: a form or plain text is 415, and a body over the
+    cap is 413 even when it does not declare its length (it is counted as it arrives)."""
+    from hashi_print.web.tables import MAX_JSON
+
+    refused(client.post("/api/tables", content=b'{"side": "A", "seed": 1}',
+                        headers={"Content-Type": "text/plain"}), 415, "application/json")
+    refused(client.post("/api/tables", content=b'{"side": "A", "seed": 1}'), 415, "application/json")
+    padded = json.dumps({"side": "A", "seed": 1, "pad": "x" * MAX_JSON}).encode()
+    chunks = (padded[i:i + 4096] for i in range(0, len(padded), 4096))
+    refused(client.post("/api/tables", content=chunks, headers={"Content-Type": "application/json"}),
+            413, f"{MAX_JSON} bytes")
+    # An empty body is still an empty object, as the pages send for calls without fields.
+    assert client.post("/api/tables", json={"side": "A", "seed": 1}).status_code == 201

@@ -19,7 +19,8 @@ from hashi_print.game.rules import legal_moves, new_game
 from hashi_print.game.simulate import deal
 from hashi_print.puzzle.formats import parse_puzzle
 from hashi_print.puzzle.model import Solution
-from hashi_print.web.app import MAX_BODY, Settings, create_app
+from hashi_print.web.app import Settings, create_app
+from hashi_print.web.reading import MAX_BODY
 from tests.independent import is_valid_solution
 
 PUZZLE = "10x10m2:1b1c5a3j3f5a3j4c4b4m3a2a1a2l2b1g4b3b1a2"
@@ -171,7 +172,7 @@ def test_bad_input_is_a_one_line_400(client, path, body):
 def test_raw_bodies_are_capped_and_must_be_json_objects(client):
     for raw in (b"[1, 2", b"[1, 2]", b"x" * (MAX_BODY + 1), b"[" * 5000 + b"]" * 5000):
         r = client.post("/api/solve", content=raw, headers={"content-type": "application/json"})
-        assert r.status_code == 400 and "error" in r.json()
+        assert r.status_code == (413 if len(raw) > MAX_BODY else 400) and "error" in r.json()
 
 
 def test_pages_send_a_content_security_policy_and_no_file_is_reachable(client):

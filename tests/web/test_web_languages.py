@@ -14,12 +14,12 @@ from hashi_print.i18n import LANGUAGES, translations
 from hashi_print.web.app import (
     PAGES,
     Settings,
-    accepted_language,
     create_app,
     designed_words,
     embedded_json,
     script_messages,
 )
+from hashi_print.web.reading import accepted_language
 
 STATIC = Path(__file__).resolve().parents[2] / "hashi_print" / "web" / "static"
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from hashi_print.errors import HashiError, RuleError
+from hashi_print.errors import RefusedRequest, RuleError
 from hashi_print.game.board import BoardSide, builtin_side
 from hashi_print.game.deck import CARDS_PLAYED, GOALS, Card, Deck, load_deck
 from hashi_print.game.rules import GameState, Move, apply, new_game, setup_violations
@@ -33,7 +33,7 @@ MAX_NAME = 40
 MODES = ("phone", "paper")
 
 
-class TableError(HashiError):
+class TableError(RefusedRequest):
     """A request a table cannot take; `status` is the HTTP status the web layer answers with."""
 
     status = 400
