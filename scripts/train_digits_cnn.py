@@ -29,18 +29,22 @@ import importlib.util
 import io
 import math
 import pickle
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from hashi_print.render.fill import ink_counts, placed_glyph
+from hashi_print.render.fill import ink_counts
 from hashi_print.scan.digits import CNN_LAYERS, NORM, features, logits, softmax
-from hashi_print.scan.register import PPM
+
+# The drawing helpers are shared with the other digit trainer (scripts/digit_drawing.py).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from digit_drawing import distort, half, optdigits_grid, sheet_crop, temperature  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1] / "hashi_print"
-OUT = ROOT / "sheets" / "scan" / "digits.npz"
+OUT = ROOT / "scan" / "digits.npz"
 GLYPHS = ROOT / "render" / "handwriting.npz"
 GLYPHS_PER_DIGIT = 150  # of each set of held-out writers
 # MNIST's test digits: the first 5,000 come from NIST's census staff, the last 5,000 from its students.
@@ -87,45 +91,6 @@ def mnist() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return np.concatenate(pictures[:2]), np.concatenate([y1, y2]), pictures[2], y3
 
 
-def optdigits_grid(img28: np.ndarray) -> np.ndarray:
-    """A digit (0-255) as optdigits recorded theirs: a 32 x 32 bitmap filled to its height, 8 x 8 counts."""
-    m = img28 > 127
-    ys, xs = np.nonzero(m)
-    c = m[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].astype(np.float32)
-    h, w = c.shape
-    s = 32.0 / max(h, w)
-    nh, nw = max(1, round(h * s)), max(1, round(w * s))
-    bitmap = np.zeros((32, 32), np.float32)
-    y0, x0 = (32 - nh) // 2, (32 - nw) // 2
-    bitmap[y0 : y0 + nh, x0 : x0 + nw] = cv2.resize(c, (nw, nh), interpolation=cv2.INTER_LINEAR) > 0.5
-    return bitmap.reshape(8, 4, 8, 4).sum(axis=(1, 3))
-
-
-def distort(img28: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A random turn, slant, width, elastic warp and stroke weight of one digit (0-255)."""
-    n = 56
-    big = cv2.resize(img28.astype(np.float32), (n, n), interpolation=cv2.INTER_LINEAR)
-    m = cv2.getRotationMatrix2D((n / 2, n / 2), rng.uniform(-12, 12), 1.0)
-    m[:, :2] = m[:, :2] @ np.array([[rng.uniform(0.6, 1.2), rng.uniform(-0.3, 0.3)], [0.0, 1.0]])
-    m[:, 2] += (n / 2, n / 2) - m[:, :2] @ (n / 2, n / 2)
-    out = cv2.warpAffine(big, m, (n, n), flags=cv2.INTER_LINEAR)
-    if rng.random() < 0.7:
-        amount = rng.uniform(30, 80)
-        dx = cv2.GaussianBlur(rng.uniform(-1, 1, (n, n)).astype(np.float32), (0, 0), 6.0) * amount
-        dy = cv2.GaussianBlur(rng.uniform(-1, 1, (n, n)).astype(np.float32), (0, 0), 6.0) * amount
-        yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
-        out = cv2.remap(out, xx + dx, yy + dy, cv2.INTER_LINEAR)
-    weight = rng.integers(0, 5)
-    if weight == 1:
-        out = cv2.dilate(out, np.ones((3, 3), np.uint8))
-    elif weight == 2:
-        out = cv2.erode(out, np.ones((2, 2), np.uint8))
-    elif weight == 3:  # a felt tip or a heavy hand: strokes a fifth of the digit's width
-        out = cv2.dilate(out, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
-    out = cv2.resize(out, (28, 28), interpolation=cv2.INTER_AREA)
-    return out if (out > 127).sum() >= 5 else img28
-
-
 def continental_one(img28: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A 1 as many European hands write it: an up-stroke flag at the top, sometimes a foot."""
     out = img28.copy()
@@ -146,54 +111,6 @@ def continental_one(img28: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def _draw(big: np.ndarray, grid, level: float, size: float, cx: float, cy: float, angle: float, s: float):
-    """Fill a glyph's outlines (as the pen model traces them) into a supersampled picture."""
-    for pts, hole in placed_glyph(grid, level, size, cx, cy, angle):
-        cv2.fillPoly(big, [(np.array(pts) * PPM * s).astype(np.int32)], 0 if hole else 255)
-
-
-def sheet_crop(grid, rng: np.random.Generator, cell: bool, neighbour=None) -> np.ndarray:
-    """A digit as the reader cuts it from a photo: a numeral box, or a narrow cell beside another."""
-    level = rng.choice([0.3, 0.45]) + rng.uniform(-0.05, 0.05)
-    if cell:  # a 5.5 x 8.5 mm cell, the digit written in it shrunk by 0.9 mm, cut 0.25 mm around
-        box_w, box_h, pad = rng.uniform(5.2, 5.8), rng.uniform(8.2, 8.8), 0.25
-        inner_w, inner_h = box_w - 1.8, box_h - 1.8
-    else:  # an island's square numeral box, cut 0.9 mm around, inside the printed circle
-        box_w = box_h = rng.uniform(5.4, 7.0)
-        pad = 0.9
-        inner_w, inner_h = box_w, box_h
-    width, height = box_w + 2 * pad, box_h + 2 * pad
-    s = 4
-    big = np.zeros((int(math.ceil(height * PPM)) * s, int(math.ceil(width * PPM)) * s), np.uint8)
-    size = inner_h * rng.uniform(0.85, 1.1)
-    cx = width / 2 + rng.uniform(-0.1, 0.1) * inner_w
-    cy = height / 2 + rng.uniform(-0.08, 0.08) * inner_h
-    _draw(big, grid, level, size, cx, cy, math.radians(rng.uniform(-8, 8)), s)
-    if neighbour is not None:  # the digit in the next cell reaches into this one
-        nx = cx + rng.choice([-1.0, 1.0]) * 6.0
-        _draw(
-            big,
-            neighbour,
-            level,
-            inner_h * rng.uniform(0.85, 1.1),
-            nx,
-            cy,
-            math.radians(rng.uniform(-8, 8)),
-            s,
-        )
-    img = cv2.resize(
-        big.astype(np.float32) / 255.0, (big.shape[1] // s, big.shape[0] // s), interpolation=cv2.INTER_AREA
-    )
-    img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.3))
-    img *= rng.uniform(0.45, 1.0)
-    img += rng.normal(0.0, rng.uniform(0.0, 0.05), img.shape)
-    if not cell:
-        yy, xx = np.mgrid[0 : img.shape[0], 0 : img.shape[1]]
-        r = box_w / 1.2
-        img[np.hypot((xx + 0.5) / PPM - width / 2, (yy + 0.5) / PPM - height / 2) > r - 0.45] = 0.0
-    return np.clip(img, 0.0, 1.0).astype(np.float32)
-
-
 def sheet_rows(images, labels, rng: np.random.Generator, copies: int, distorted: bool, plain: float = 1.0):
     """Feature rows of each digit drawn `copies` times onto a sheet (when asked, distorted after the first,
     and the first too but for a share `plain` of them)."""
@@ -203,11 +120,11 @@ def sheet_rows(images, labels, rng: np.random.Generator, copies: int, distorted:
             src = img
             if label == 1 and distorted and rng.random() < 0.5:
                 src = continental_one(src, rng)
-            src = distort(src, rng) if distorted and (copy > 0 or rng.random() >= plain) else src
-            grid = optdigits_grid(src) if rng.random() < 0.8 else ink_counts(src)
+            src = distort(src, rng, light=False) if distorted and (copy > 0 or rng.random() >= plain) else src
+            grid = optdigits_grid(src, light=False) if rng.random() < 0.8 else ink_counts(src)
             cell = rng.random() < 0.25
             other = ink_counts(images[rng.integers(len(images))]) if cell and rng.random() < 0.5 else None
-            f = features(sheet_crop(grid, rng, cell, other))
+            f = features(sheet_crop(grid, rng, cell, other, turn_first=False))
             if f is not None:
                 xs.append(f)
                 ys.append(label)
@@ -223,13 +140,6 @@ def heldout_rows(grids, labels, rng: np.random.Generator):
             xs.append(f)
             ys.append(label)
     return np.array(xs, np.float32), np.array(ys)
-
-
-def temperature(z: np.ndarray, y: np.ndarray) -> float:
-    """The temperature that makes the softened scores most likely on the calibration digits."""
-    grid = np.arange(0.5, 6.0, 0.05)
-    nll = [-np.mean(np.log(softmax(z, t)[np.arange(len(y)), y] + 1e-12)) for t in grid]
-    return float(grid[int(np.argmin(nll))])
 
 
 def report(name: str, p: np.ndarray, y: np.ndarray) -> None:
@@ -300,11 +210,6 @@ def train_one(job) -> tuple:
     return weights, check, len(y)
 
 
-def _half(a: np.ndarray) -> np.ndarray:
-    """An array as it ships (16-bit floats), back in 32 bits."""
-    return a.astype(np.float16).astype(np.float32)
-
-
 def main() -> None:
     """Train, calibrate, report held-out accuracy, write the weights."""
     ap = argparse.ArgumentParser(description=__doc__)
@@ -331,7 +236,7 @@ def main() -> None:
     for net, (_, (rows, scores), _) in zip(nets, nets_out, strict=True):
         assert np.abs(logits(rows, [net]) - scores).max() < 1e-3, "numpy and PyTorch disagree"
     # The weights ship as 16-bit floats; calibrate and test what ships.
-    nets = [tuple((_half(w), _half(b)) for w, b in net) for net in nets]
+    nets = [tuple((half(w), half(b)) for w, b in net) for net in nets]
     ytr = sum(n[2] for n in nets_out)
     # Calibrated on the census staff's test digits; the students' are held out with scikit-learn's.
     cal_images, cal_labels = other_images[:CALIBRATION], other_labels[:CALIBRATION]
