@@ -12,6 +12,7 @@ from hashi_print.errors import LayoutError
 from hashi_print.game.board import BoardSide, builtin_side
 from hashi_print.game.deck import Deck
 from hashi_print.game.scoring import Scoring
+from hashi_print.i18n import _
 from hashi_print.scan.align import aligned
 from hashi_print.scan.fields import measure
 from hashi_print.scan.register import PPM, UnreadableImage, ink_map, load_image, rectify, register
@@ -128,7 +129,7 @@ def scan_image(
     sheet = rectify(img, reg)
     ink = ink_map(sheet)
     if float(np.mean(ink > 0.28)) > 0.35:
-        raise UnreadableImage("the picture inside the markers is not a score sheet", source=source)
+        raise UnreadableImage(_("the picture inside the markers is not a score sheet"), source=source)
     resolved = resolve(measure(ink, side, aligned(ink, lay, PPM), PPM), side, deck)
     report = judged(resolved.marks, deck, scoring, source)
     uncertain = staked(resolved.uncertain, resolved.marks, deck, scoring)

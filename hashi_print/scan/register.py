@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+from babel.lists import format_list
 
 from hashi_print.errors import FormatError
 from hashi_print.files import read_capped
+from hashi_print.i18n import _, current_language, ngettext
 from hashi_print.sheets.markers import CORNERS, aruco_dictionary, describe_id
 from hashi_print.sheets.paper import PAPER
 
@@ -67,7 +69,8 @@ def load_image(path: str | Path) -> np.ndarray:
         raise _too_large(p)
     if width * height < MIN_PIXELS:
         raise UnreadableImage(
-            f"image is too small ({width}x{height}); photograph the whole sheet at 1 megapixel or more",
+            _("image is too small ({width}x{height}); photograph the whole sheet at 1 megapixel or "
+              "more").format(width=width, height=height),
             source=str(p),
         )
     return _pixels(picture, p, _reduction(width * height) if picture.format == "JPEG" else 1)
@@ -188,6 +191,15 @@ def marker_page_corners(kind: str, paper: str) -> dict[int, np.ndarray]:
     return out
 
 
+def hidden_markers(corners: list[str]) -> str:
+    """Tell a player which corner markers the photo misses, in the current language."""
+    names = format_list([_(c) for c in corners], locale=current_language())
+    return ngettext("the {corners} corner marker is hidden or cut off; photograph the whole sheet with its "
+                    "four black corner squares in view",
+                    "the {corners} corner markers are hidden or cut off; photograph the whole sheet with its "
+                    "four black corner squares in view", len(corners)).format(corners=names)
+
+
 def register(img: np.ndarray, source: str = "image") -> Registration:
     """Find at least three corner markers of one sheet and the homography from page mm to image pixels."""
     h, w = img.shape[:2]
@@ -200,7 +212,7 @@ def register(img: np.ndarray, source: str = "image") -> Registration:
     )
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    corners, ids, _ = cv2.aruco.ArucoDetector(aruco_dictionary(), params).detectMarkers(small)
+    corners, ids, _rejected = cv2.aruco.ArucoDetector(aruco_dictionary(), params).detectMarkers(small)
     seen: dict[int, list[np.ndarray]] = {}
     sheet_of: dict[int, tuple[str, str, int]] = {}  # marker id -> (kind, paper, corner)
     for c, i in zip(corners, [] if ids is None else ids.ravel(), strict=False):
@@ -209,25 +221,19 @@ def register(img: np.ndarray, source: str = "image") -> Registration:
             sheet_of[int(i)] = found
             seen.setdefault(int(i), []).append(c.reshape(4, 2) / scale)
     if not seen:
-        raise UnreadableImage("no score sheet found: none of its corner markers is visible", source=source)
+        raise UnreadableImage(_("no score sheet found: none of its corner markers is visible"), source=source)
     groups = Counter(sheet_of[i][:2] for i in seen)
     (kind, paper), count = groups.most_common(1)[0]
     page = marker_page_corners(kind, paper)
     if count < 3:
         corners_seen = {sheet_of[i][2] for i in seen if i in page}
-        hidden = [CORNERS[c] for c in range(4) if c not in corners_seen]
-        names = " and ".join([", ".join(hidden[:-1]), hidden[-1]] if len(hidden) > 1 else hidden)
-        raise UnreadableImage(
-            f"the {names} corner marker{'s are' if len(hidden) > 1 else ' is'} hidden or cut off; "
-            "photograph the whole sheet with its four black corner squares in view",
-            source=source,
-        )
+        raise UnreadableImage(hidden_markers([CORNERS[c] for c in range(4) if c not in corners_seen]),
+                              source=source)
     ids_used = tuple(sorted(i for i in seen if i in page))
     homography = _best_fit(page, seen, ids_used)
     if homography is None or not _plausible(homography, paper, w, h):
-        raise UnreadableImage(
-            "the corner markers do not form a sheet; photograph the whole sheet", source=source
-        )
+        raise UnreadableImage(_("the corner markers do not form a sheet; photograph the whole sheet"),
+                              source=source)
     return Registration(kind, paper, homography, ids_used)
 
 
@@ -242,7 +248,7 @@ def _best_fit(page: dict[int, np.ndarray], seen: dict[int, list[np.ndarray]],
     best, best_error = None, math.inf
     for choice in itertools.islice(itertools.product(*(seen[i] for i in ids_used)), MAX_SIGHTINGS):
         dst = np.concatenate(choice).astype(np.float32)
-        homography, _ = cv2.findHomography(src, dst, 0)
+        homography, _inliers = cv2.findHomography(src, dst, 0)
         if homography is None:
             continue
         error = float(np.abs(cv2.perspectiveTransform(src[None], homography)[0] - dst).max())

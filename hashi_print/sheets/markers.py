@@ -15,12 +15,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import cv2
 
+from hashi_print.i18n import N_
 from hashi_print.options import Paper, values
 
 DICTIONARY = "DICT_4X4_50"
 BITS = 4
 CELLS = BITS + 2
-CORNERS = ("top-left", "top-right", "bottom-right", "bottom-left")
+# Also the words the photo reader names a hidden marker with (translated where it is said).
+CORNERS = (N_("top-left"), N_("top-right"), N_("bottom-right"), N_("bottom-left"))
 SIDE_KINDS = ("A", "B", "custom")
 PAPERS = values(Paper)  # the order is part of the marker ids: a4 first
 Grid = tuple[tuple[int, ...], ...]

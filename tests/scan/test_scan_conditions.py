@@ -84,3 +84,14 @@ def test_a_photo_with_two_corner_markers_hidden_says_which(kit, tmp_path):
     obj = json.loads(result.output)
     assert result.exit_code == 2 and obj["status"] == "unreadable"
     assert "top-right and bottom-left corner markers are hidden" in obj["error"]
+    # A player at a game-night table is told the same in their own language.
+    from hashi_print.i18n import language
+    from hashi_print.jobs.table.model import TableError
+    from hashi_print.jobs.table.paper import read_photo
+
+    for lang, words in (("de", ("oben rechts", "unten links", "verdeckt")),
+                        ("ja", ("右上", "左下", "隠れて")),
+                        ("en", ("top-right and bottom-left corner markers are hidden",))):
+        with language(lang), pytest.raises(TableError) as err:
+            read_photo(photo.read_bytes(), truth.side)
+        assert all(w in str(err.value) for w in words), (lang, str(err.value))

@@ -452,3 +452,13 @@ def test_table_bodies_are_read_as_the_apis_are_json_only_capped_as_they_arrive(c
             413, f"{MAX_JSON} bytes")
     # An empty body is still an empty object, as the pages send for calls without fields.
     assert client.post("/api/tables", json={"side": "A", "seed": 1}).status_code == 201
+
+
+def test_a_photo_without_a_sheet_is_refused_in_the_players_language(client):
+    api, paper = paper_table(client)
+    blank = io.BytesIO()
+    Image.new("RGB", (1600, 1200), (235, 235, 230)).save(blank, format="JPEG")
+    photo = {"photo": ("a.jpg", blank.getvalue(), "image/jpeg")}
+    said = (("de", "keine seiner Eckmarken"), ("ko", "모서리 표식"), ("en", "none of its corner"))
+    for lang, words in said:
+        refused(client.post(f"{api}/sheet?lang={lang}", files=photo, headers=bearer(paper)), 400, words)
