@@ -71,12 +71,17 @@ def seated(client, code: str, names_modes) -> list[str]:
     return tokens
 
 
-def paper_table(client) -> tuple[str, str]:
+def setup_json(marks) -> dict:
+    """The setup a simulated game began with, as the table's setup call takes it."""
+    return {"island": SIDE.islands[marks.setup].label, "numeral": marks.numerals[marks.setup]}
+
+
+def paper_table(client, setup: dict | None = None) -> tuple[str, str]:
     """A table of one paper player after its 17th card: its API address and the player's token."""
     code, host = new_table(client)
     (paper,) = seated(client, code, [("Pia", "paper")])
     api = f"/api/tables/{code}"
-    client.post(f"{api}/setup", json={"island": "C", "numeral": 4}, headers=bearer(paper))
+    client.post(f"{api}/setup", json=setup or {"island": "C", "numeral": 4}, headers=bearer(paper))
     for _ in CARDS:
         client.post(f"{api}/reveal", headers=bearer(host))
     return api, paper
@@ -333,7 +338,7 @@ def test_a_photo_whose_reading_is_in_doubt_is_settled_by_the_players_taps(client
     rng = random.Random(7)
     picture = photograph(filled_sheet(truth, deck, scoring, "a4", rng, "pencil"),
                          Camera(megapixels=1.0, tilt=0.25, turn=8.0, blur=1.5, quality=35, noise=5), rng)
-    api, pia = paper_table(client)
+    api, pia = paper_table(client, setup_json(truth))
     read = client.post(f"{api}/sheet", files={"photo": ("pia.jpg", picture, "image/jpeg")},
                        headers=bearer(pia))
     assert read.status_code == 200, read.text
@@ -406,15 +411,15 @@ def test_a_table_that_keeps_photos_keeps_them_after_scoring(client, db):
     code, host = made["code"], made["host_token"]
     (pia,) = seated(client, code, [("Pia", "paper")])
     api = f"/api/tables/{code}"
-    client.post(f"{api}/setup", json={"island": "C", "numeral": 4}, headers=bearer(pia))
-    for _ in CARDS:
-        client.post(f"{api}/reveal", headers=bearer(host))
     from hashi_print.game.scoring import load_scoring
     from tests.photos import Camera, filled_sheet, game_marks, photograph
 
     deck, scoring = load_deck(), load_scoring()
     rng = random.Random(2)
     truth = game_marks(SIDE, deck, scoring, 2)
+    client.post(f"{api}/setup", json=setup_json(truth), headers=bearer(pia))
+    for _ in CARDS:
+        client.post(f"{api}/reveal", headers=bearer(host))
     sheet = filled_sheet(truth, deck, scoring, "a4", rng, "black")
     picture = photograph(sheet, Camera(megapixels=2.0, tilt=0.1), rng)
     read = client.post(f"{api}/sheet", files={"photo": ("p.jpg", picture, "image/jpeg")}, headers=bearer(pia))
@@ -462,3 +467,35 @@ def test_a_photo_without_a_sheet_is_refused_in_the_players_language(client):
     said = (("de", "keine seiner Eckmarken"), ("ko", "모서리 표식"), ("en", "none of its corner"))
     for lang, words in said:
         refused(client.post(f"{api}/sheet?lang={lang}", files=photo, headers=bearer(paper)), 400, words)
+
+
+def test_a_paper_sheet_must_carry_the_setup_its_neighbour_chose(client):
+    """The table knows the setup numeral the neighbour chose: a typed sheet or a photo showing another
+    numeral on that island is sent back with the reason; the same sheet with the right one is taken."""
+    from hashi_print.game.scoring import load_scoring
+    from tests.photos import Camera, filled_sheet, game_marks, photograph
+
+    api, pia = paper_table(client, {"island": "C", "numeral": 4})
+    refused(client.post(f"{api}/sheet", json={"sheet": "hashi-sheet 1\nside A\nnumbers C3\n"},
+                        headers=bearer(pia)), 400, "shows 3 on island C, but Pia wrote 4")
+    refused(client.post(f"{api}/sheet?lang=de", json={"sheet": "hashi-sheet 1\nside A\nnumbers D4\n"},
+                        headers=bearer(pia)), 400, "Pia")
+    assert client.get(api).json()["players"][0]["done"] is False
+    deck, scoring = load_deck(), load_scoring()
+    truth = game_marks(SIDE, deck, scoring, 2)
+    rng = random.Random(2)
+    picture = photograph(filled_sheet(truth, deck, scoring, "a4", rng, "black"),
+                         Camera(megapixels=2.0, tilt=0.1), rng)
+    label, value = SIDE.islands[truth.setup].label, truth.numerals[truth.setup]
+    other = {"island": label, "numeral": 3 if value == 4 else 4}
+    api, pia = paper_table(client, other)
+    read = client.post(f"{api}/sheet", files={"photo": ("p.jpg", picture, "image/jpeg")}, headers=bearer(pia))
+    if read.status_code == 200:  # the reader left doubts: the setup island's numeral is refused when settled
+        with pytest.raises(AssertionError, match=f"on island {label}, but Pia wrote"):
+            settle_as_drawn(client, api, pia, read.json(), truth)
+    else:
+        refused(read, 400, f"shows {value} on island {label}, but Pia wrote {other['numeral']}")
+    assert client.get(api).json()["players"][0]["done"] is False
+    api, pia = paper_table(client, setup_json(truth))
+    read = client.post(f"{api}/sheet", files={"photo": ("p.jpg", picture, "image/jpeg")}, headers=bearer(pia))
+    assert read.status_code == 200 and settle_as_drawn(client, api, pia, read.json(), truth)["done"]

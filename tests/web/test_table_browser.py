@@ -342,7 +342,8 @@ def test_a_paper_player_settles_the_readers_doubts_by_tapping(browser, server, t
     made = post(server.base, "/api/tables", {"side": "A", "seed": SEED})
     code, host = made["code"], made["host_token"]
     pia = post(server.base, f"/api/tables/{code}/players", {"name": "Pia", "mode": "paper"})["player_token"]
-    post(server.base, f"/api/tables/{code}/setup", {"island": "C", "numeral": 4}, pia)
+    setup = {"island": SIDE.islands[truth.setup].label, "numeral": truth.numerals[truth.setup]}
+    post(server.base, f"/api/tables/{code}/setup", setup, pia)
     for _ in range(17):
         post(server.base, f"/api/tables/{code}/reveal", token=host)
     context = browser.new_context(**PHONE)

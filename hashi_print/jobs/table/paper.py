@@ -164,13 +164,40 @@ def settled_marks(reading: Reading) -> Marks:
     return marks
 
 
+def with_setup(reading: Reading, setup: tuple[str, int] | None) -> Reading:
+    """The reading with a doubt about the setup island's numeral settled by the setup the table knows."""
+    if setup is None:
+        return reading
+    label, value = setup
+    doubt = next((d for d in reading.doubts if d.field == "number" and d.where == label), None)
+    if doubt is None or value not in (doubt.read, *doubt.alternatives):
+        return reading
+    return settle(reading, "number", label, value)
+
+
+def setup_problem(numerals: tuple[int | None, ...], side: BoardSide, setup: tuple[str, int] | None,
+                  giver: str) -> str | None:
+    """Why a sheet's setup island disagrees with the setup its neighbour chose at the table, or None."""
+    if setup is None:
+        return None
+    label, value = setup
+    found = numerals[side.label_index[label]]
+    if found == value:
+        return None
+    shown = _("no numeral") if found is None else str(found)
+    return _("the sheet shows {found} on island {label}, but {giver} wrote {value} there at the setup: "
+             "check the sheet and send it again").format(found=shown, label=label, giver=giver, value=value)
+
+
 def final_sheet(marks: Marks, name: str) -> str:
     """The sheet a paper player hands in, as `hashi-sheet 1` text with their name."""
     return format_sheet(sheet_of(dataclasses.replace(marks, player=name)))
 
 
-def typed_sheet(text: object, side: BoardSide, name: str) -> str:
-    """A sheet typed as `hashi-sheet 1` text for `side`, written back in the standard form with the name."""
+def typed_sheet(text: object, side: BoardSide, name: str, setup: tuple[str, int] | None = None,
+                giver: str = "") -> str:
+    """A sheet typed as `hashi-sheet 1` text for `side`, written back in the standard form with the name;
+    its setup island must hold the numeral `giver` chose at the table (`setup`)."""
     if not isinstance(text, str) or len(text) > 20_000:
         raise TableError('"sheet" must be the hashi-sheet 1 text, at most 20000 characters')
     try:
@@ -182,6 +209,12 @@ def typed_sheet(text: object, side: BoardSide, name: str) -> str:
     if doc.side.name != side.name:
         raise TableError(_("the sheet is for side {sheet}; this table plays side {side}").format(
             sheet=doc.side.name, side=side.name))
+    numerals: list[int | None] = [None] * len(side.islands)
+    for island, value, _line in doc.numerals:
+        numerals[island] = value
+    problem = setup_problem(tuple(numerals), side, setup, giver)
+    if problem is not None:
+        raise TableError(problem)
     return format_sheet(dataclasses.replace(doc, player=name))
 
 

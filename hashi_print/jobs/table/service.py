@@ -231,7 +231,8 @@ def paper_seat(store: TableStore, code: str, token: str | None) -> tuple[Table, 
 def hand_in_typed(store: TableStore, code: str, token: str | None, text: object) -> dict[str, Any]:
     """Hand in a paper sheet typed as `hashi-sheet 1` text."""
     table, seat = paper_seat(store, code, token)
-    sheet = paper.typed_sheet(text, table.board, table.seats[seat].name)
+    sheet = paper.typed_sheet(text, table.board, table.seats[seat].name, table.setup_of(seat),
+                              _giver(table, seat))
     with store.write() as db:
         table = load_table(db, table.code, 0)
         _paper_seat(table, seat)
@@ -245,6 +246,8 @@ def hand_in_reading(store: TableStore, table: Table, seat: int, reading: paper.R
     with store.write() as db:
         current = load_table(db, table.code, 0)
         _paper_seat(current, seat)
+        # The table knows the setup numeral: a doubt about it is no question for the player.
+        reading = paper.with_setup(reading, current.setup_of(seat))
         db.execute("UPDATE seats SET reading = ?, overlay = ?, photo = ? WHERE code = ? AND seat = ?",
                    (json.dumps(paper.reading_to_json(reading)), reading.overlay,
                     photo if current.keep_photos else None, table.code, seat))
@@ -281,8 +284,17 @@ def _sheet_if_settled(db: sqlite3.Connection, table: Table, seat: int, reading: 
     """Hand the sheet in when every doubt that matters is settled; tell whether it is in."""
     if reading.open_doubts():
         return False
-    _sheet_in(db, table, seat, paper.final_sheet(paper.settled_marks(reading), table.seats[seat].name))
+    marks = paper.settled_marks(reading)
+    problem = paper.setup_problem(marks.numerals, table.board, table.setup_of(seat), _giver(table, seat))
+    if problem is not None:
+        raise TableError(problem)
+    _sheet_in(db, table, seat, paper.final_sheet(marks, table.seats[seat].name))
     return True
+
+
+def _giver(table: Table, seat: int) -> str:
+    """The name of the player who chose this seat's setup numeral (the one on its right)."""
+    return table.seats[(seat - 1) % len(table.seats)].name
 
 
 def _sheet_in(db: sqlite3.Connection, table: Table, seat: int, sheet: str) -> None:
