@@ -4,6 +4,7 @@ network colours, labels, feedback that never lies, keyboard and screen-reader an
 from __future__ import annotations
 
 import io
+import json
 import urllib.request
 
 import pytest
@@ -129,6 +130,73 @@ def test_a_locked_island_keeps_its_bridges_until_unlocked(screen, server):  # no
     page.wait_for_selector(f'#board .island[data-island="{name}"]:not(.locked)')
     build(page, play.water_xy(k))
     assert play.counts()[k] == 2
+
+
+def test_a_lock_is_an_undo_step_that_a_reload_keeps(screen, server):  # noqa: F811
+    page = screen
+    play = fresh_play(page, server, PUZZLE)
+    k = lane_with_water(play.geo)
+    a = play.geo.lanes[k].a
+    name = cell_name(*play.geo.positions[a])
+    locked = f'#board .island.locked[data-island="{name}"]'
+    unlocked = f'#board .island[data-island="{name}"]:not(.locked)'
+
+    def click(button: str) -> None:
+        page.locator(f"#{button}").click()
+        settle(page)
+
+    build(page, play.water_xy(k))
+    press(page, play.island_xy(a), "lock")
+    page.wait_for_selector(locked)
+    click("undo")
+    page.wait_for_selector(unlocked)
+    assert play.counts()[k] == 1, "undo takes back the lock, not the bridge before it"
+    click("redo")
+    page.wait_for_selector(locked)
+    # the steps are stored with the history: after a reload undo still takes the lock back, then the bridge
+    stored = page.evaluate(f"JSON.parse(localStorage.getItem('hashi-play:{PUZZLE}'))")
+    assert [step["locked"] for step in stored["history"]] == [[], [], [a]]
+    page.reload()
+    page.wait_for_selector(locked)
+    settle(page)
+    click("undo")
+    page.wait_for_selector(unlocked)
+    assert play.counts()[k] == 1
+    click("undo")
+    assert play.counts()[k] == 0
+    page.reload()
+    page.wait_for_selector(unlocked)
+    settle(page)
+    click("redo")
+    click("redo")
+    page.wait_for_selector(locked)
+    assert play.counts()[k] == 1, "redo brings back the bridge and the lock, after a reload too"
+    # Restart lets go of the locks as well as the bridges, in one step that Undo takes back
+    click("restart")
+    page.wait_for_selector(unlocked)
+    assert play.counts()[k] == 0
+    click("undo")
+    page.wait_for_selector(locked)
+    assert play.counts()[k] == 1
+
+
+def test_a_history_stored_before_locks_were_steps_keeps_its_locks(screen, server):  # noqa: F811
+    page = screen
+    play = fresh_play(page, server, PUZZLE)
+    k = lane_with_water(play.geo)
+    a = play.geo.lanes[k].a
+    empty = "0" * len(play.geo.lanes)
+    one = empty[:k] + "1" + empty[k + 1:]
+    old = {"history": [empty, one], "pos": 1, "locked": [a], "seconds": 5, "hints": 0, "revealed": False}
+    page.goto(f"{server}/help")     # off the Play page, which saves its own history when it is left
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)",
+                  [f"hashi-play:{PUZZLE}", json.dumps(old)])
+    page.goto(f"{server}/play?p={urllib.request.quote(PUZZLE)}")
+    name = cell_name(*play.geo.positions[a])
+    page.wait_for_selector(f'#board .island.locked[data-island="{name}"]')
+    assert play.counts()[k] == 1
+    page.locator("#undo").click()
+    assert play.counts()[k] == 0, "the old history's steps are all there"
 
 
 def test_solve_asks_first_and_undo_takes_the_solution_back(screen, server):  # noqa: F811

@@ -12,7 +12,9 @@ const LONG_PRESS = 500;   // ms a finger rests before a press counts as a long o
 
 let board = null;
 let view = null;
-let history = [];      // one character per lane: 0, 1, 2 bridges or x ("no bridge here"), oldest first
+// Each step of the undo history, oldest first: {lanes, locked}. lanes holds one character per lane: 0, 1, 2
+// bridges or x ("no bridge here"); locked the sorted indices of the locked islands (a lock is a step too).
+let history = [];
 let pos = 0;           // index of the current position in history
 let status = {complete: new Set(), overfull: new Set(), wrong: new Set(), closed: new Set(), starved: new Set(),
   solved: false, solutions: "unique"};
@@ -20,7 +22,6 @@ let showWrong = false;
 let highlight = new Set();
 let hinted = new Set();
 let mistakeLanes = new Set();
-let locked = new Set();
 let cursor = 0;
 let selected = -1;
 let keyboard = false;  // the cursor shows only once the keyboard is used
@@ -30,8 +31,10 @@ let revealed = false;
 let seconds = 0;
 let moved = false;     // a move was made on this page (reopening a solved puzzle records nothing)
 
-const counts = () => history[pos].split("").map((ch) => (ch === "x" ? 0 : Number(ch)));
-const marked = () => new Set(history[pos].split("").flatMap((ch, k) => (ch === "x" ? [k] : [])));
+const lanes = () => history[pos].lanes;
+const counts = () => lanes().split("").map((ch) => (ch === "x" ? 0 : Number(ch)));
+const marked = () => new Set(lanes().split("").flatMap((ch, k) => (ch === "x" ? [k] : [])));
+const isLocked = (i) => history[pos].locked.includes(i);
 const named = (set, i) => set.has(view.islands[i].name);
 
 function bridgesText(c) {
@@ -42,12 +45,12 @@ function bridgesText(c) {
 function storageKey() { return `hashi-play:${view.id}`; }
 
 function save() {
-  const c = history[pos];
+  const c = lanes();
   const digits = c.replace(/x/g, "0");
   const url = `/play?p=${encodeURIComponent(view.id)}${/[12]/.test(digits) ? `&b=${digits}` : ""}`;
   window.history.replaceState(null, "", url);
   document.getElementById("share").href = url;
-  localStorage.setItem(storageKey(), JSON.stringify({history, pos, locked: [...locked], seconds, hints, revealed}));
+  localStorage.setItem(storageKey(), JSON.stringify({history, pos, seconds, hints, revealed}));
   localStorage.setItem(LAST, view.id);
 }
 
@@ -65,7 +68,7 @@ function glyphs(i, g, cx, cy) {
   } else if (named(status.complete, i)) {
     el("path", {d: `M${cx + r * 0.45},${cy + r * 0.7}l3,3l6,-7`, class: "tick"}, g);
   }
-  if (locked.has(i)) {
+  if (isLocked(i)) {
     const x = cx - r * 0.9;
     const y = cy + r * 0.55;
     el("path", {d: `M${x - 3},${y}v-3a3,3 0 0 1 6,0v3`, class: "shackle"}, g);
@@ -96,7 +99,7 @@ function draw() {
     islandClass: (i) => {
       const dead = named(status.closed, i) || named(status.starved, i);
       return [named(status.overfull, i) ? "overfull" : dead ? "dead" : named(status.complete, i) ? "complete" : "",
-        highlight.has(view.islands[i].name) ? "hl" : "", locked.has(i) ? "locked" : "",
+        highlight.has(view.islands[i].name) ? "hl" : "", isLocked(i) ? "locked" : "",
         colour ? `group${nets[i] % 6}` : ""].join(" ");
     },
     laneClass: (k) => (showWrong && status.wrong.has(view.lanes[k].name)) || mistakeLanes.has(k) ? "wrong" : "",
@@ -107,7 +110,7 @@ function draw() {
   });
   svg.classList.toggle("won", status.solved);
   svg.classList.toggle("kbd", keyboard);
-  svg.dataset.state = history[pos];
+  svg.dataset.state = lanes();
   document.getElementById("undo").disabled = pos === 0;
   document.getElementById("redo").disabled = pos === history.length - 1;
 }
@@ -120,7 +123,7 @@ function warnSolutions() {
 
 async function refresh() {
   const seq = ++checkSeq;
-  const asked = history[pos];
+  const asked = lanes();
   try {
     const r = await post("check", {puzzle: view.id, bridges: bridgesText(counts())});
     if (seq !== checkSeq) return;
@@ -155,11 +158,13 @@ function clearMarks() {
   document.getElementById("hintbox").hidden = true;
 }
 
-function commit(next) {
-  const text = next.join("");
-  if (text === history[pos]) return;
+// A new step after the present one (the redo steps beyond it are dropped): the lanes, and the locks,
+// which stay as they are unless given.
+function commit(next, locks = history[pos].locked) {
+  const step = {lanes: next.join(""), locked: [...locks].sort((a, b) => a - b)};
+  if (step.lanes === lanes() && step.locked.join() === history[pos].locked.join()) return;
   history = history.slice(0, pos + 1);
-  history.push(text);
+  history.push(step);
   pos = history.length - 1;
   moved = true;
   clearMarks();
@@ -169,11 +174,11 @@ function commit(next) {
   refresh();
 }
 
-function state() { return history[pos].split(""); }
+function state() { return lanes().split(""); }
 
 function lockedEnd(k) {
   const lane = view.lanes[k];
-  return locked.has(lane.a) ? lane.a : locked.has(lane.b) ? lane.b : -1;
+  return isLocked(lane.a) ? lane.a : isLocked(lane.b) ? lane.b : -1;
 }
 
 // Build on lane k: one more bridge, cycling 0 -> 1 -> 2 -> 0. remove: one fewer, or on an empty lane
@@ -197,12 +202,11 @@ function change(k, remove) {
   announce(s[k] === "x" ? T.sayMarked(view.lanes[k].name) : T.sayBridges(view.lanes[k].name, n));
 }
 
+// Locking or unlocking is one undo step, like a bridge.
 function toggleLock(i) {
-  if (locked.has(i)) locked.delete(i);
-  else locked.add(i);
-  announce(locked.has(i) ? T.sayLocked(view.islands[i].name) : T.sayUnlocked(view.islands[i].name));
-  save();
-  draw();
+  const was = history[pos].locked;
+  commit(state(), was.includes(i) ? was.filter((j) => j !== i) : [...was, i]);
+  announce(isLocked(i) ? T.sayLocked(view.islands[i].name) : T.sayUnlocked(view.islands[i].name));
 }
 
 function undo() {
@@ -416,7 +420,7 @@ const ARROWS = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRi
 function sayCursor() {
   const isl = view.islands[cursor];
   const have = board.view.lanes.reduce((n, lane, k) => n + (lane.a === cursor || lane.b === cursor ? counts()[k] : 0), 0);
-  announce(T.sayIsland(isl.name, isl.clue, have) + (locked.has(cursor) ? ` ${T.sayLocked(isl.name)}` : ""));
+  announce(T.sayIsland(isl.name, isl.clue, have) + (isLocked(cursor) ? ` ${T.sayLocked(isl.name)}` : ""));
 }
 
 document.addEventListener("keydown", (e) => {
@@ -472,7 +476,8 @@ document.getElementById("solve-no").addEventListener("click", () => {
   document.getElementById("solve-confirm").hidden = true;
   document.getElementById("solve").focus();
 });
-document.getElementById("restart").addEventListener("click", () => commit(counts().map(() => "0")));
+// Restart empties the board and lets go of every lock, as one step that Undo takes back.
+document.getElementById("restart").addEventListener("click", () => commit(counts().map(() => "0"), []));
 document.getElementById("colour-nets").addEventListener("change", () => { if (board) draw(); });
 
 // Without a puzzle the page offers the way to one, not an empty board and buttons that do nothing.
@@ -483,20 +488,26 @@ function showEmpty(message, kind) {
   document.getElementById("empty").hidden = false;
 }
 
-// The position to start from: the stored history, and a share link's position as one more undo step.
-function restore(stored, fromUrl, empty) {
-  const valid = (s) => typeof s === "string" && s.length === empty.length && /^[012x]*$/.test(s);
+// The position to start from: the stored history, and a share link's position as one more undo step
+// (without locks). A history stored before locks were steps (lane strings and one list of locks) gets
+// those locks on every step.
+function restore(stored, fromUrl, empty, islands) {
+  const lanesOk = (s) => typeof s === "string" && s.length === empty.length && /^[012x]*$/.test(s);
+  const locksOk = (l) => Array.isArray(l) && l.every((i) => Number.isInteger(i) && i >= 0 && i < islands);
+  const oldLocks = stored && locksOk(stored.locked) ? [...stored.locked].sort((a, b) => a - b) : [];
+  const step = (s) => (typeof s === "string" ? {lanes: s, locked: oldLocks} : s);
+  const valid = (s) => Boolean(s) && typeof s === "object" && lanesOk(s.lanes) && locksOk(s.locked);
   const digits = (s) => s.replace(/x/g, "0");
   const url = typeof fromUrl === "string" && fromUrl.length === empty.length && /^[012]*$/.test(fromUrl) ? fromUrl : null;
-  if (stored && Array.isArray(stored.history) && stored.history.length && stored.history.every(valid) &&
-      Number.isInteger(stored.pos) && stored.pos >= 0 && stored.pos < stored.history.length) {
-    const h = stored.history;
-    if (!url || digits(h[stored.pos]) === url) return {history: h, pos: stored.pos};
+  const h = stored && Array.isArray(stored.history) ? stored.history.map(step) : [];
+  if (h.length && h.every(valid) && Number.isInteger(stored.pos) && stored.pos >= 0 && stored.pos < h.length) {
+    h.forEach((s, n) => { h[n] = {lanes: s.lanes, locked: [...s.locked].sort((a, b) => a - b)}; });
+    if (!url || digits(h[stored.pos].lanes) === url) return {history: h, pos: stored.pos};
     // an older (or other) shared position: added after the present one, so undo goes back to it
-    return {history: [...h, url], pos: h.length};
+    return {history: [...h, {lanes: url, locked: []}], pos: h.length};
   }
-  const h = url && url !== empty ? [empty, url] : [empty];
-  return {history: h, pos: h.length - 1};
+  const fresh = url && url !== empty ? [empty, url] : [empty];
+  return {history: fresh.map((text) => ({lanes: text, locked: []})), pos: fresh.length - 1};
 }
 
 async function start() {
@@ -513,9 +524,8 @@ async function start() {
   const empty = "0".repeat(view.lanes.length);
   let stored = null;
   try { stored = JSON.parse(localStorage.getItem(storageKey()) || "null"); } catch { stored = null; }
-  ({history, pos} = restore(stored, params.get("b"), empty));
+  ({history, pos} = restore(stored, params.get("b"), empty, view.islands.length));
   if (stored) {
-    locked = new Set((stored.locked || []).filter((i) => Number.isInteger(i) && i >= 0 && i < view.islands.length));
     seconds = Number.isInteger(stored.seconds) && stored.seconds >= 0 ? stored.seconds : 0;
     hints = Number.isInteger(stored.hints) ? stored.hints : 0;
     revealed = Boolean(stored.revealed);
