@@ -376,3 +376,45 @@ def test_a_paper_player_settles_the_readers_doubts_by_tapping(browser, server, t
     assert numbers == {SIDE.islands[i].label: v for i, v in enumerate(truth.numerals) if v is not None}
     context.close()
     assert not errors, errors
+
+
+@pytest.mark.parametrize("kind", ["desktop", "phone"])
+def test_a_phone_players_clear_can_be_undone(browser, server, kind):  # noqa: F811
+    made = post(server.base, "/api/tables", {"side": "A", "seed": SEED})
+    code, host = made["code"], made["host_token"]
+    ann = post(server.base, f"/api/tables/{code}/players", {"name": "Ann", "mode": "phone"})["player_token"]
+    post(server.base, f"/api/tables/{code}/setup", {"island": "C", "numeral": 4}, ann)
+    post(server.base, f"/api/tables/{code}/reveal", token=host)
+    move = bot_move(new_game(SIDE, (SIDE.label_index["C"], 4)), 1, 0)
+    assert move.numeral is not None and move.bridges, "the turn has marks of both kinds to clear"
+    desktop = {"viewport": {"width": 1366, "height": 800}}
+    context = browser.new_context(**(PHONE if kind == "phone" else desktop))
+    context.add_init_script(f"localStorage.setItem('hashi-table:{code}', "
+                            f"JSON.stringify({{player: '{ann}'}}))")
+    page = context.new_page()
+    errors: list[str] = []
+    watch(page, errors)
+    page.goto(f"{server.base}/table/{code}")
+    page.wait_for_function("t => " + ON_TURN, arg=1)
+    tap_island(page, "sheet", move.numeral[0])
+    for k in move.bridges:
+        tap_lane(page, "sheet", k)
+    marks = page.locator("#pending").inner_text()
+    assert marks.startswith(f"This turn: numeral {SIDE.islands[move.numeral[0]].label} ")
+    undo = page.locator("#undo-clear")
+    assert undo.is_hidden()
+    page.click("#clear-turn")
+    assert page.locator("#pending").inner_text().startswith("This turn: numeral – · bridges 0/")
+    undo.click()
+    assert page.locator("#pending").inner_text() == marks, "Undo clear brings the turn's marks back"
+    assert undo.is_hidden()
+    page.click("#play-turn")
+    page.wait_for_function("t => !(" + ON_TURN + ")", arg=1)
+    request = urllib.request.Request(f"{server.base}/api/tables/{code}/me",
+                                     headers={"Authorization": f"Bearer {ann}"})
+    sheet = json.loads(urllib.request.urlopen(request, timeout=10).read())["sheet"]
+    label = SIDE.islands[move.numeral[0]].label
+    assert sheet["numerals"][label] == move.numeral[1]
+    assert sum(sheet["bridges"].values()) == len(move.bridges)
+    context.close()
+    assert not errors, errors

@@ -41,6 +41,10 @@ def game_states(page, server):  # noqa: F811
     page.click("#setup-4")
     page.wait_for_selector("#turn-buttons:not([hidden])")
     yield "game: playing"
+    page.locator("#sheet .island").nth(3).click()
+    page.click("#clear-turn")
+    page.wait_for_selector("#undo-clear:not([hidden])")
+    yield "game: cleared, Undo clear offered"
     for _ in range(17):
         page.click("#play-turn")
         page.wait_for_timeout(150)

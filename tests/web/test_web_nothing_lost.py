@@ -9,6 +9,7 @@ import random
 from hashi_print.game.board import builtin_side
 from hashi_print.game.deck import load_deck
 from hashi_print.game.simulate import deal
+from tests.web.test_table_browser import screen_point
 from tests.web.test_web_browser import browser, server  # noqa: F401  (fixtures)
 from tests.web.test_web_play_tools import screen  # noqa: F401  (fixture)
 
@@ -158,3 +159,36 @@ def test_the_lowest_rating_is_not_styled_as_a_success_and_game_over_is_said_once
     rating = page.locator("#final-rating")
     assert "plain" in rating.get_attribute("class") and "good" not in rating.get_attribute("class")
     assert page.locator("body").inner_text().count("Game over.") == 1
+
+
+def test_the_solo_clear_can_be_undone_until_the_next_mark(screen, server):  # noqa: F811
+    page = screen
+    side = builtin_side("A")
+    setup = start_solo(page, server, 21)
+    card = deal(load_deck(), random.Random(21))[0]
+    # turn 1: the card's numeral on the setup island's right-hand neighbour and its one bridge between them
+    target, other = side.islands[setup], side.islands[setup + 1]
+    assert card.bridges == 1 and other.flag is None and other.row == target.row
+    lane = "-".join(sorted((target.label, other.label)))
+    page.locator(f'#sheet .island[data-island="{other.label}"]').click()
+    page.mouse.click(*screen_point(page, "sheet", (target.col + other.col) / 2, target.row))
+    marks = page.locator("#pending").inner_text()
+    assert marks == f"This turn: numeral {other.label} · bridges 1/1"
+    undo = page.locator("#undo-clear")
+    assert undo.is_hidden(), "nothing to bring back before a Clear"
+    page.click("#clear-turn")
+    assert page.locator("#pending").inner_text() == "This turn: numeral – · bridges 0/1"
+    assert "Undo clear" in page.locator("#status").inner_text()
+    assert page.locator("#clear-turn").is_hidden(), "Undo clear takes its place: the buttons keep one row"
+    assert page.evaluate("document.activeElement.id") == "undo-clear"
+    undo.click()
+    assert page.locator("#pending").inner_text() == marks, "Undo clear brings the turn's marks back"
+    assert undo.is_hidden()
+    # a new mark after a Clear is the player's new turn: Undo clear goes away rather than overwrite it
+    page.click("#clear-turn")
+    page.locator(f'#sheet .island[data-island="{other.label}"]').click()
+    assert undo.is_hidden()
+    page.mouse.click(*screen_point(page, "sheet", (target.col + other.col) / 2, target.row))
+    page.click("#play-turn")
+    page.wait_for_function("() => document.querySelector('#cardbox .turn').textContent.startsWith('Turn 2')")
+    assert stored_game(page)["turns"] == [{"number": f"{other.label}{card.numeral}", "bridges": [lane]}]

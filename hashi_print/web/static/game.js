@@ -9,6 +9,7 @@ let game = null;       // {side, level, seed, player, info, setup, turns}
 let board = null;
 let state = null;      // the server's answer for the turns played so far
 let pending = {number: null, bridges: []};
+let cleared = null;    // the marks Clear took away: Undo clear puts them back until the next mark or turn
 let setupIsland = null;
 let cursor = -1;       // the keyboard cursor's island, shown only once a key was used
 let picked = -1;       // an island picked with Space: the next arrow draws a bridge that way
@@ -94,6 +95,9 @@ function showCard() {
 function showPending() {
   document.getElementById("pending").textContent = state && state.card ?
     T.pending(pending.number, pending.bridges.length, state.card.bridges) : "";
+  // Undo clear takes Clear's place (with nothing left to clear), so the row of buttons keeps its size
+  document.getElementById("undo-clear").hidden = !cleared;
+  document.getElementById("clear-turn").hidden = Boolean(cleared);
 }
 
 function render() {
@@ -130,6 +134,7 @@ async function begin(saved) {
     board = new Board(svg, game.info.layout, {sheet: true});
     state = null;
     pending = {number: null, bridges: []};
+    cleared = null;
     setupIsland = null;
     if (game.setup) {
       const answer = await replay(game.turns);
@@ -175,6 +180,7 @@ async function playTurn() {
   game.turns.push(turn);
   state = answer;
   pending = {number: null, bridges: []};
+  cleared = null;
   save();
   setStatus(state.card ? T.turnHelp : T.gameOver, state.card ? "" : "win");
   render();
@@ -193,6 +199,7 @@ svg.addEventListener("pointerup", (e) => {
     return;
   }
   if (!state.card) return;
+  const before = JSON.stringify(pending);
   if (island >= 0) {
     const label = labelOf(island);
     if (!(label in state.numerals)) pending.number = pending.number === label ? null : label;
@@ -201,6 +208,7 @@ svg.addEventListener("pointerup", (e) => {
     const at = pending.bridges.lastIndexOf(name);
     if (remove) { if (at >= 0) pending.bridges.splice(at, 1); } else pending.bridges.push(name);
   }
+  if (JSON.stringify(pending) !== before) cleared = null;   // a stray click keeps Undo clear
   showPending();
   draw();
 });
@@ -221,6 +229,7 @@ function pressIsland(i) {
   const label = labelOf(i);
   if (!state) { setupIsland = label; setStatus(T.setupChosen(label)); return; }
   if (state.card && !(label in state.numerals)) {
+    cleared = null;
     pending.number = pending.number === label ? null : label;
     showPending();
     announce(document.getElementById("pending").textContent);
@@ -230,7 +239,11 @@ function pressIsland(i) {
 function toggleLane(k, remove) {
   const name = game.info.layout.lanes[k].name;
   const at = pending.bridges.lastIndexOf(name);
-  if (remove) { if (at >= 0) pending.bridges.splice(at, 1); } else pending.bridges.push(name);
+  if (!remove || at >= 0) {
+    if (remove) pending.bridges.splice(at, 1);
+    else pending.bridges.push(name);
+    cleared = null;
+  }
   showPending();
   announce(document.getElementById("pending").textContent);
 }
@@ -278,10 +291,24 @@ svg.addEventListener("pointerdown", () => { cursor = -1; picked = -1; });
 document.getElementById("setup-3").addEventListener("click", () => writeSetup(3));
 document.getElementById("setup-4").addEventListener("click", () => writeSetup(4));
 document.getElementById("play-turn").addEventListener("click", playTurn);
+// Clear takes the turn's unplayed marks away; Undo clear brings them back.
 document.getElementById("clear-turn").addEventListener("click", () => {
+  if (pending.number === null && !pending.bridges.length) return;
+  cleared = pending;
   pending = {number: null, bridges: []};
+  setStatus(T.cleared);
   showPending();
   draw();
+  document.getElementById("undo-clear").focus();
+});
+document.getElementById("undo-clear").addEventListener("click", () => {
+  if (!cleared) return;
+  pending = cleared;
+  cleared = null;
+  setStatus(T.turnHelp);
+  showPending();
+  draw();
+  document.getElementById("clear-turn").focus();
 });
 document.getElementById("download").addEventListener("click", () => {
   const blob = new Blob([state.record], {type: "text/plain"});

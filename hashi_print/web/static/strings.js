@@ -111,6 +111,7 @@ export const T = {
   turnHelp: _("Click an island to write the numeral, click lanes to draw bridges, then Play turn."),
   pending: (num, b, want) => _("This turn: numeral {island} · bridges {drawn}/{wanted}",
     {island: num || "–", drawn: b, wanted: want}),
+  cleared: _("This turn's marks are cleared; Undo clear brings them back."),
   refused: (reason) => _("Refused: {reason}", {reason}),
   goalNames: {red: _("All red flags"), blue: _("All blue flags"), six: _("Six joined")},
   flagNames: {red: _("Red flag (R)"), blue: _("Blue flag (B)")},

@@ -12,6 +12,7 @@ let setupBoard = null;
 let sheetBoard = null;
 let chosen = null;     // the island picked for the setup
 let pending = {number: null, bridges: []};
+let cleared = null;    // the marks Clear took away: Undo clear puts them back until the next mark or turn
 let overlay = null;    // the reading drawn on the photo, as the server last sent it
 
 const $ = (id) => document.getElementById(id);
@@ -105,6 +106,9 @@ function drawPhone() {
   });
   $("pending").textContent = card ? T.pending(pending.number, pending.bridges.length, card.bridges) : "";
   $("turn-buttons").hidden = !card;
+  // Undo clear takes Clear's place (with nothing left to clear), so the row of buttons keeps its size
+  $("undo-clear").hidden = !cleared;
+  $("clear-turn").hidden = Boolean(cleared);
   $("goals").textContent = Object.entries(sheet.goals).map(([g, t]) =>
     _("{goal}: reached on turn {turn}", {goal: goalNames[g], turn: t})).join(" · ");
 }
@@ -258,6 +262,7 @@ $("sheet").addEventListener("pointerup", (e) => {
   const p = sheetBoard.point(e);
   const island = sheetBoard.islandAt(p);
   const sheet = me.sheet;
+  const before = JSON.stringify(pending);
   if (island >= 0) {
     const label = view.layout.islands[island].label;
     if (!(label in sheet.numerals)) pending.number = pending.number === label ? null : label;
@@ -270,6 +275,7 @@ $("sheet").addEventListener("pointerup", (e) => {
     const at = pending.bridges.lastIndexOf(name);
     if (e.button === 2 || e.shiftKey) { if (at >= 0) pending.bridges.splice(at, 1); } else pending.bridges.push(name);
   }
+  if (JSON.stringify(pending) !== before) cleared = null;   // a stray tap keeps Undo clear
   drawPhone();
 });
 
@@ -280,13 +286,30 @@ $("play-turn").addEventListener("click", async () => {
     me.sheet = await call("POST", `/${code}/turns/${turn}`, {token,
       body: {numeral: pending.number && `${pending.number}${card.numeral}`, bridges: pending.bridges}});
     pending = {number: null, bridges: []};
+    cleared = null;
     setStatus("");
     render();
   } catch (err) {
     setStatus(T.refused(err.message), "error");
   }
 });
-$("clear-turn").addEventListener("click", () => { pending = {number: null, bridges: []}; drawPhone(); });
+// Clear takes the turn's unplayed marks away; Undo clear brings them back.
+$("clear-turn").addEventListener("click", () => {
+  if (pending.number === null && !pending.bridges.length) return;
+  cleared = pending;
+  pending = {number: null, bridges: []};
+  setStatus(T.cleared);
+  drawPhone();
+  $("undo-clear").focus();
+});
+$("undo-clear").addEventListener("click", () => {
+  if (!cleared) return;
+  pending = cleared;
+  cleared = null;
+  setStatus("");
+  drawPhone();
+  $("clear-turn").focus();
+});
 
 async function sendSheet(options) {
   try {
