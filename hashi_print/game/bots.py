@@ -6,20 +6,44 @@ they return are played through the rules engine (hashi_print.game.rules), which 
 
 from __future__ import annotations
 
+import hashlib
+import importlib
+import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from math import comb
+from pathlib import Path
+from typing import cast
 
+from hashi_print.game import botsearch
 from hashi_print.game.board import BoardSide
 from hashi_print.game.deck import CARDS_PLAYED, Card, Deck
 from hashi_print.game.rules import GameState, Move, legal_moves
 from hashi_print.game.scoring import Scoring
-from hashi_print.geometry import group_roots
 
-ROOM_FREE = 99
 MAX_NUMERAL = 6
+NATIVE = "hashi_print.game._botsearch_native"
+
+
+def search_class() -> type[botsearch.Search]:
+    """The search kernel: the compiled one (scripts/build_native_bots.py) when it was built from the
+    botsearch.py beside it and HASHI_PURE_BOTS is not set, else the pure Python one (same moves)."""
+    if os.environ.get("HASHI_PURE_BOTS"):
+        return botsearch.Search
+    try:
+        native = importlib.import_module(NATIVE)
+    except ImportError:
+        return botsearch.Search
+    # A kernel compiled from an older botsearch.py would play that version's moves: left unused.
+    source = hashlib.sha256(Path(botsearch.__file__).read_bytes()).hexdigest()
+    if getattr(native, "SOURCE_SHA256", None) != source:
+        return botsearch.Search
+    return cast("type[botsearch.Search]", native.Search)
+
+
+SEARCH = search_class()
 
 
 @dataclass(frozen=True)
@@ -34,10 +58,52 @@ class Tables:
     red: tuple[int, ...]
     blue: tuple[int, ...]
 
+    @cached_property
+    def ends_a(self) -> list[int]:
+        """The first island of each lane (the kernel's flat lists are only read, never changed)."""
+        return [a for a, _ in self.ends]
 
-@lru_cache(maxsize=64)
+    @cached_property
+    def ends_b(self) -> list[int]:
+        """The second island of each lane."""
+        return [b for _, b in self.ends]
+
+    @cached_property
+    def crossing_lists(self) -> list[list[int]]:
+        """The lanes crossing each lane."""
+        return [list(c) for c in self.crossings]
+
+    @cached_property
+    def adj_lane(self) -> list[list[int]]:
+        """The lanes at each island."""
+        return [[k for k, _ in a] for a in self.adj]
+
+    @cached_property
+    def adj_other(self) -> list[list[int]]:
+        """The island at the far end of each of `adj_lane`'s lanes."""
+        return [[o for _, o in a] for a in self.adj]
+
+
+# Tables by side, looked up by identity: hashing a side (all its islands) on every move cost more
+# than the lookup saves; the side is kept in the entry so that its id is not reused meanwhile.
+_TABLES: dict[int, tuple[BoardSide, Tables]] = {}
+TABLES_KEPT = 64
+
+
 def tables_of(side: BoardSide) -> Tables:
-    """Build (once per side) the flat tables the bots search on."""
+    """The flat tables the bots search on, built once per side object."""
+    entry = _TABLES.get(id(side))
+    if entry is not None and entry[0] is side:
+        return entry[1]
+    if len(_TABLES) >= TABLES_KEPT:
+        _TABLES.clear()
+    tables = _build_tables(side)
+    _TABLES[id(side)] = (side, tables)
+    return tables
+
+
+def _build_tables(side: BoardSide) -> Tables:
+    """Build the flat tables of one side."""
     geo = side.geometry
     ends = tuple((ln.a, ln.b) for ln in geo.lanes)
     count = len(geo.positions)
@@ -106,20 +172,27 @@ STRONG_PARAMS = StrongParams()
 def strong_outlook(state: GameState, card: Card, context: Context,
                    params: StrongParams = STRONG_PARAMS) -> Outlook:
     """Chances from the cards still unseen (not yet revealed, nor the current `card`) and the turns left."""
-    left = CARDS_PLAYED - state.turn - 1
-    unseen = list(context.deck.cards)
+    unseen = [(c.numeral, c.bridges) for c in context.deck.cards]
     for c in context.seen + (card,):
-        if c in unseen:
-            unseen.remove(c)
+        pair = (c.numeral, c.bridges)
+        if pair in unseen:
+            unseen.remove(pair)
+    return _outlook(CARDS_PLAYED - state.turn - 1, tuple(sorted(unseen)), params)
+
+
+@lru_cache(maxsize=4096)
+def _outlook(left: int, unseen: tuple[tuple[int, int], ...], params: StrongParams) -> Outlook:
+    """The strong outlook for `left` turns to play and the unseen cards' (numeral, bridges), sorted (the
+    same cards come up again and again over many games)."""
     pool = len(unseen)
     draws = min(left, pool)
     q = left / (left + params.q_offset)
-    mean_bridges = sum(card.bridges for card in unseen) / pool if pool else 0.0
+    mean_bridges = sum(bridges for _, bridges in unseen) / pool if pool else 0.0
     p_need = tuple(q ** r if left > 0 else 0.0 for r in range(13))
     p_bare = [0.0]
     supply = [0.0]
     for value in range(1, 13):
-        m = sum(1 for card in unseen if card.numeral == value)
+        m = sum(1 for numeral, _ in unseen if numeral == value)
         supply.append(m * draws / pool if pool else 0.0)
         if draws <= 0 or m == 0:
             p_bare.append(0.0)
@@ -132,119 +205,20 @@ def strong_outlook(state: GameState, card: Card, context: Context,
                    ends_supply=params.ends * draws * mean_bridges)
 
 
+def kernel(t: Tables, out: Outlook, per: float, bonus: tuple[float, float, float]) -> botsearch.Search:
+    """The search kernel for one side, outlook, points per circle and goal values still to win."""
+    return SEARCH(t.ends_a, t.ends_b, t.crossing_lists, t.adj_lane, t.adj_other, list(t.flagged),
+                  list(t.red), list(t.blue), list(out.p_need), list(out.p_bare), out.p_empty, out.dead,
+                  list(out.supply), out.ends_supply, out.goal_model, out.goal_weight, out.goal_power,
+                  per, bonus)
+
+
 def evaluate(num: list[int], br: list[int], cnt: list[int], t: Tables, out: Outlook, per: float,
              bonus: tuple[float, float, float]) -> float:
-    """Value of a position: circled points, chances of future circles, goals reached and their chances."""
-    blocked = _blocks(br, t)
-    chance = [0.0] * t.n
-    wanting = [0] * 13
-    open_need = 0
-    open_islands: list[int] = []
-    bare: list[int] = []
-    total = 0.0
-    circled = []
-    for i in range(t.n):
-        v = num[i]
-        c = cnt[i]
-        if not v:
-            if c:
-                chance[i] = out.p_bare[c]
-                wanting[c] += 1
-                bare.append(i)
-            else:
-                chance[i] = out.p_empty[1 if t.flagged[i] else 0]
-        elif c == v:
-            chance[i] = 1.0
-            circled.append(i)
-        elif _room(i, num, br, cnt, blocked, t) < v - c:
-            total -= out.dead
-        else:
-            chance[i] = out.p_need[v - c]
-            open_need += v - c
-            open_islands.append(i)
-    _share_supply(chance, bare, cnt, wanting, open_islands, open_need, out)
-    total += per * sum(chance)
-    circ = set(circled)
-    for flagged, value in ((t.red, bonus[0]), (t.blue, bonus[1])):
-        if value:
-            total += _colour_value(flagged, value, chance, circ, out)
-    if bonus[2]:
-        total += _six_value([k for k, b in enumerate(br) if b], t, out, bonus[2], chance, circ)
-    return total
-
-
-def _room(i: int, num: list[int], br: list[int], cnt: list[int], blocked: list[int], t: Tables) -> int:
-    """The bridges numbered island i could still get over its open lanes, given its neighbours' room."""
-    avail = 0
-    for k, o in t.adj[i]:
-        if blocked[k] or br[k] == 2:
-            continue
-        vo = num[o]
-        room = vo - cnt[o] if vo else ROOM_FREE
-        if room > 0:
-            avail += min(2 - br[k], room)
-    return avail
-
-
-def _share_supply(chance: list[float], bare: list[int], cnt: list[int], wanting: list[int],
-                  open_islands: list[int], open_need: int, out: Outlook) -> None:
-    """Scale the chances down where the cards left cannot serve every island that waits for them.
-
-    `wanting[c]` counts the bare (unnumbered) islands with c bridges, which wait for the numeral c.
-    """
-    for i in bare:
-        c = cnt[i]
-        if wanting[c] > out.supply[c]:
-            # Several islands wait for the same numeral: the cards left cannot serve them all.
-            chance[i] *= out.supply[c] / wanting[c]
-    if open_need > out.ends_supply:
-        # The open islands want more bridge ends than the cards left are likely to bring.
-        scale = out.ends_supply / open_need
-        for i in open_islands:
-            chance[i] *= scale
-
-
-def _colour_value(flagged: tuple[int, ...], value: float, chance: list[float], circ: set[int],
-                  out: Outlook) -> float:
-    """A colour goal: its value when every flag of that colour is circled, else the outlook's share."""
-    done = sum(1 for i in flagged if i in circ)
-    if done == len(flagged):
-        return value
-    if out.goal_model == "progress":
-        return out.goal_weight * value * (done / len(flagged)) ** 2
-    if out.goal_model == "soft":
-        mean = sum(chance[i] for i in flagged) / len(flagged)
-        share: float = mean ** out.goal_power
-        return out.goal_weight * value * share
-    p = 1.0
-    for i in flagged:
-        p *= chance[i]
-    return out.goal_weight * value * p
-
-
-def _six_value(bridged: list[int], t: Tables, out: Outlook, value: float, chance: list[float],
-               circ: set[int]) -> float:
-    """The six-group goal: its value when reached, else a share for the best bridged group."""
-    strict = out.goal_model == "progress"
-    ends = t.ends
-    if strict or len(circ) >= 6:
-        # Groups of circled islands joined by bridges.
-        roots = group_roots(t.n, (ends[k] for k in bridged if ends[k][0] in circ and ends[k][1] in circ))
-        sizes = [0] * t.n
-        for i in circ:
-            sizes[roots[i]] += 1
-        if len(circ) >= 6 and max(sizes) >= 6:
-            return value
-        if strict:
-            return out.goal_weight * value * (max(sizes) / 6) ** 2
-    # Groups of islands that may still be circled, joined by bridges, weighed by their chances.
-    roots = group_roots(t.n, (ends[k] for k in bridged if chance[ends[k][0]] > 0 and chance[ends[k][1]] > 0))
-    expected = [0.0] * t.n
-    for i in range(t.n):
-        c = chance[i]
-        if c > 0:
-            expected[roots[i]] += c
-    return out.goal_weight * value * min(1.0, max(expected) / 6) ** 3
+    """Value of a position: circled points, chances of future circles, goals reached and their chances
+    (see hashi_print.game.botsearch.Search.value)."""
+    bridged = [k for k, b in enumerate(br) if b]
+    return kernel(t, out, per, bonus).value(num, br, cnt, _blocks(br, t), bridged)
 
 
 def _blocks(br: list[int], t: Tables) -> list[int]:
@@ -286,67 +260,16 @@ def best_move(state: GameState, card: Card, context: Context, out: Outlook, sear
     """Search numeral choices then bridge sequences (a beam), returning the best-valued move."""
     t = context.tables
     sc = context.scoring
-    per = float(sc.per_circled)
     # A goal already reached adds the same value to every candidate: leave it out of the comparison.
     reached = {g for g, _ in state.goals}
     red, blue, six = (0.0 if g in reached else float(sc.bonus[g][0]) for g in ("red", "blue", "six"))
-    bonus = (red, blue, six)
     num = [v or 0 for v in state.numerals]
-    br = list(state.bridges)
     cnt = list(state.counts)
-    ranked: list[tuple[float, int]] = []
-    for i in numeral_choices(num, cnt, card, t):
-        num[i] = card.numeral
-        ranked.append((evaluate(num, br, cnt, t, out, per, bonus), i))
-        num[i] = 0
-    ranked.sort(key=lambda x: (-x[0], x[1]))
-    options: list[int | None] = [None] + [i for _, i in ranked[:search.numerals]]
-    best: tuple[float, Move] | None = None
-    for choice in options:
-        if choice is not None:
-            num[choice] = card.numeral
-        skip_value = evaluate(num, br, cnt, t, out, per, bonus)
-        found = _bridge_beam(num, br, cnt, card.bridges, t, out, per, bonus, search.beam, context.partial)
-        candidates = [(skip_value, ())] + found
-        for value, lanes in candidates:
-            move = Move(None if choice is None else (choice, card.numeral), lanes)
-            if best is None or value > best[0] + 1e-9:
-                best = (value, move)
-        if choice is not None:
-            num[choice] = 0
-    assert best is not None
-    return best[1]
-
-
-def _bridge_beam(num: list[int], br: list[int], cnt: list[int], bridges: int, t: Tables, out: Outlook,
-                 per: float, bonus: tuple[float, float, float], width: int,
-                 partial: bool) -> list[tuple[float, tuple[int, ...]]]:
-    """Place `bridges` bridges one at a time keeping the `width` best sequences; return complete ones."""
-    blocks0 = _blocks(br, t)
-    beam: list[tuple[int, ...]] = [()]
-    done: list[tuple[float, tuple[int, ...]]] = []
-    for step in range(bridges):
-        scored: dict[tuple[int, ...], float] = {}
-        for lanes in beam:
-            b2, c2, bl2 = list(br), list(cnt), list(blocks0)
-            for k in lanes:
-                _add(k, b2, c2, bl2, t, +1)
-            for k in range(len(br)):
-                if not _usable(k, num, b2, c2, bl2, t):
-                    continue
-                key = tuple(sorted(lanes + (k,)))
-                if key in scored:
-                    continue
-                _add(k, b2, c2, bl2, t, +1)
-                scored[key] = evaluate(num, b2, c2, t, out, per, bonus)
-                _add(k, b2, c2, bl2, t, -1)
-        ranked = sorted(scored.items(), key=lambda x: (-x[1], x[0]))[:width]
-        if partial or step == bridges - 1:
-            done.extend((v, k) for k, v in ranked)
-        beam = [k for k, _ in ranked]
-        if not beam:
-            break
-    return done
+    choices = numeral_choices(num, cnt, card, t)
+    island, lanes = kernel(t, out, float(sc.per_circled), (red, blue, six)).best(
+        num, list(state.bridges), cnt, card.numeral, card.bridges, choices, search.numerals, search.beam,
+        context.partial)
+    return Move(None if island == botsearch.NO_ISLAND else (island, card.numeral), lanes)
 
 
 def _add(k: int, br: list[int], cnt: list[int], blocks: list[int], t: Tables, sign: int) -> None:

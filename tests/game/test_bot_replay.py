@@ -7,12 +7,16 @@ bots of issue 39's start; the default suite replays the first 200, `pytest -m sl
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
+import sys
+import types
 from functools import cache
 from pathlib import Path
 
 import pytest
 
+from hashi_print.game import bots, botsearch
 from hashi_print.game.board import BoardSide, side_from_json
 from hashi_print.game.deck import Deck, deck_from_json
 from hashi_print.game.rules import Move
@@ -77,12 +81,26 @@ def test_the_fixture_holds_1000_games_of_every_bot_on_four_tables():
     assert {g["table"] for g in games[:QUICK]} == {0, 1, 2, 3}
 
 
-def test_the_bots_replay_the_first_recorded_games_move_for_move():
+@pytest.fixture(params=["pure", "native"])
+def kernel(request, monkeypatch):
+    """Each search kernel in turn: the pure Python one, and the compiled one when it is built."""
+    if request.param == "pure":
+        monkeypatch.setattr(bots, "SEARCH", botsearch.Search)
+    else:
+        monkeypatch.delenv("HASHI_PURE_BOTS", raising=False)
+        native = bots.search_class()
+        if native is botsearch.Search:
+            pytest.skip("the compiled kernel is not built (scripts/build_native_bots.py)")
+        monkeypatch.setattr(bots, "SEARCH", native)
+    return request.param
+
+
+def test_the_bots_replay_the_first_recorded_games_move_for_move(kernel):
     assert first_divergence(0, QUICK) is None
 
 
 @pytest.mark.slow
-def test_the_bots_replay_all_1000_recorded_games_move_for_move():
+def test_the_bots_replay_all_1000_recorded_games_move_for_move(kernel):
     assert first_divergence(0, 1000) is None
 
 
@@ -94,3 +112,16 @@ def test_a_changed_move_is_reported_with_its_game_and_turn():
     changed["moves"] = " ".join(moves)
     found = divergence(3, changed)
     assert found is not None and found.startswith("game 3 (") and ", turn 5: recorded 99.9/" in found
+
+
+def test_a_kernel_compiled_from_another_botsearch_is_left_unused(monkeypatch):
+    fake = types.ModuleType(bots.NATIVE)
+    fake.Search = object
+    fake.SOURCE_SHA256 = "0" * 64
+    monkeypatch.setitem(sys.modules, bots.NATIVE, fake)
+    monkeypatch.delenv("HASHI_PURE_BOTS", raising=False)
+    assert bots.search_class() is botsearch.Search
+    fake.SOURCE_SHA256 = hashlib.sha256(Path(botsearch.__file__).read_bytes()).hexdigest()
+    assert bots.search_class() is object
+    monkeypatch.setenv("HASHI_PURE_BOTS", "1")
+    assert bots.search_class() is botsearch.Search

@@ -1,0 +1,323 @@
+"""The greedy and strong bots' search on flat lists: position values, the bridge beam, the best move.
+
+hashi_print.game.bots builds a `Search` per move from the side's tables and the bot's outlook. This
+module imports nothing of the package and is typed for mypyc: `scripts/build_native_bots.py`
+compiles it to an optional extension that bots.py loads only when it was built from this very file.
+Every float is computed by the same operations in the same order in both, so that the moves are the
+same (tests/game/test_bot_replay.py).
+"""
+
+from __future__ import annotations
+
+ROOM_FREE = 99
+NO_ISLAND = -1
+
+
+class Search:
+    """One move's search: the side's tables, the outlook's chances and the goals' values, bound once.
+
+    A position is four lists: numerals per island (0 for none), bridges per lane, bridges per island,
+    and per lane how many bridged lanes cross it; `bridged` lists the lanes that hold a bridge.
+    """
+
+    def __init__(self, ends_a: list[int], ends_b: list[int], crossings: list[list[int]],
+                 adj_lane: list[list[int]], adj_other: list[list[int]], flagged: list[bool],
+                 red: list[int], blue: list[int], p_need: list[float], p_bare: list[float],
+                 p_empty: tuple[float, float], dead: float, supply: list[float], ends_supply: float,
+                 model: str, weight: float, power: float, per: float,
+                 bonus: tuple[float, float, float]) -> None:
+        self.n = len(adj_lane)
+        self.ends_a = ends_a
+        self.ends_b = ends_b
+        self.crossings = crossings
+        self.adj_lane = adj_lane
+        self.adj_other = adj_other
+        self.p_need = p_need
+        self.p_bare = p_bare
+        self.empty = [p_empty[1] if f else p_empty[0] for f in flagged]
+        self.dead = dead
+        self.supply = supply
+        self.ends_supply = ends_supply
+        self.strict = model == "progress"
+        self.soft = model == "soft"
+        self.weight = weight
+        self.power = power
+        self.per = per
+        self.red = red
+        self.red_value = bonus[0]
+        self.blue = blue
+        self.blue_value = bonus[1]
+        self.six = bonus[2]
+
+    def value(self, num: list[int], br: list[int], cnt: list[int], blocks: list[int],
+              bridged: list[int]) -> float:
+        """Value of a position: circled points, chances of future circles, goals and their chances.
+
+        Each island's chance of being circled at the end: 1 when circled, `p_need[missing]` when open
+        and still completable (a numbered island that cannot get its bridges costs `dead`),
+        `p_bare[bridges]` or `p_empty` when unnumbered; scaled down where the cards left cannot serve
+        every island that waits for them. The value is `per` times their sum, plus each goal's value
+        when reached or the outlook's share of it.
+        """
+        n = self.n
+        adj_lane = self.adj_lane
+        adj_other = self.adj_other
+        p_need = self.p_need
+        p_bare = self.p_bare
+        empty = self.empty
+        chance = [0.0] * n
+        wanting = [0] * 13
+        open_need = 0
+        open_islands: list[int] = []
+        bare: list[int] = []
+        total = 0.0
+        circled = 0
+        for i in range(n):
+            v = num[i]
+            c = cnt[i]
+            if not v:
+                if c:
+                    chance[i] = p_bare[c]
+                    wanting[c] += 1
+                    bare.append(i)
+                else:
+                    chance[i] = empty[i]
+                continue
+            if c == v:
+                chance[i] = 1.0
+                circled += 1
+                continue
+            need = v - c
+            if self.room(i, need, num, br, cnt, blocks, adj_lane[i], adj_other[i]) < need:
+                total -= self.dead
+            else:
+                chance[i] = p_need[need]
+                open_need += need
+                open_islands.append(i)
+        supply = self.supply
+        for i in bare:
+            c = cnt[i]
+            if wanting[c] > supply[c]:
+                # Several islands wait for the same numeral: the cards left cannot serve them all.
+                chance[i] *= supply[c] / wanting[c]
+        if open_need > self.ends_supply:
+            # The open islands want more bridge ends than the cards left are likely to bring.
+            scale = self.ends_supply / open_need
+            for i in open_islands:
+                chance[i] *= scale
+        total += self.per * sum(chance)
+        if self.red_value:
+            total += self.colour(self.red, self.red_value, num, cnt, chance)
+        if self.blue_value:
+            total += self.colour(self.blue, self.blue_value, num, cnt, chance)
+        if self.six:
+            total += self.six_value(num, cnt, bridged, chance, circled)
+        return total
+
+    def room(self, i: int, need: int, num: list[int], br: list[int], cnt: list[int], blocks: list[int],
+             lanes: list[int], others: list[int]) -> int:
+        """The bridges numbered island i could still get over its open lanes, given its neighbours' room
+        (counted only until it reaches `need`)."""
+        avail = 0
+        for pos in range(len(lanes)):
+            k = lanes[pos]
+            b = br[k]
+            if blocks[k] or b == 2:
+                continue
+            o = others[pos]
+            vo = num[o]
+            room = vo - cnt[o] if vo else ROOM_FREE
+            if room > 0:
+                avail += 2 - b if 2 - b < room else room
+                if avail >= need:
+                    return avail
+        return avail
+
+    def colour(self, flagged: list[int], value: float, num: list[int], cnt: list[int],
+               chance: list[float]) -> float:
+        """A colour goal: its value when every flag of that colour is circled, else the outlook's share."""
+        done = 0
+        for i in flagged:
+            v = num[i]
+            if v and cnt[i] == v:
+                done += 1
+        size = len(flagged)
+        if done == size:
+            return value
+        if self.strict:
+            return self.weight * value * (done / size) ** 2
+        if self.soft:
+            mean = sum([chance[i] for i in flagged]) / size
+            share: float = mean ** self.power
+            return self.weight * value * share
+        p = 1.0
+        for i in flagged:
+            p *= chance[i]
+        return self.weight * value * p
+
+    def six_value(self, num: list[int], cnt: list[int], bridged: list[int], chance: list[float],
+                  circled: int) -> float:
+        """The six-group goal: its value when reached, else a share for the best bridged group."""
+        n = self.n
+        ends_a = self.ends_a
+        ends_b = self.ends_b
+        if self.strict or circled >= 6:
+            # Groups of circled islands joined by bridges (union-find; a root is its group's first island).
+            parent = list(range(n))
+            for k in bridged:
+                a = ends_a[k]
+                b = ends_b[k]
+                va = num[a]
+                vb = num[b]
+                if va and vb and cnt[a] == va and cnt[b] == vb:
+                    _union(parent, a, b)
+            sizes = [0] * n
+            for i in range(n):
+                root = parent[parent[i]]
+                parent[i] = root
+                v = num[i]
+                if v and cnt[i] == v:
+                    sizes[root] += 1
+            largest = max(sizes)
+            if circled >= 6 and largest >= 6:
+                return self.six
+            if self.strict:
+                return self.weight * self.six * (largest / 6) ** 2
+        # Groups of islands that may still be circled, joined by bridges, weighed by their chances.
+        parent = list(range(n))
+        for k in bridged:
+            a = ends_a[k]
+            b = ends_b[k]
+            if chance[a] > 0 and chance[b] > 0:
+                _union(parent, a, b)
+        expected = [0.0] * n
+        for i in range(n):
+            root = parent[parent[i]]
+            parent[i] = root
+            c = chance[i]
+            if c > 0:
+                expected[root] += c
+        return self.weight * self.six * min(1.0, max(expected) / 6) ** 3
+
+    def add(self, k: int, br: list[int], cnt: list[int], blocks: list[int], bridged: list[int]) -> None:
+        """Add one bridge on lane k, updating counts, crossing blocks and the bridged lanes."""
+        if not br[k]:
+            bridged.append(k)
+            for j in self.crossings[k]:
+                blocks[j] += 1
+        br[k] += 1
+        cnt[self.ends_a[k]] += 1
+        cnt[self.ends_b[k]] += 1
+
+    def remove(self, k: int, br: list[int], cnt: list[int], blocks: list[int], bridged: list[int]) -> None:
+        """Take back the last bridge added on lane k (the reverse of `add`)."""
+        br[k] -= 1
+        cnt[self.ends_a[k]] -= 1
+        cnt[self.ends_b[k]] -= 1
+        if not br[k]:
+            bridged.remove(k)
+            for j in self.crossings[k]:
+                blocks[j] -= 1
+
+    def beam(self, num: list[int], br: list[int], cnt: list[int], blocks: list[int], bridged: list[int],
+             bridges: int, width: int, partial: bool) -> list[tuple[float, tuple[int, ...]]]:
+        """Place `bridges` bridges one at a time keeping the `width` best sequences; return complete ones
+        (every kept one when `partial`), best first.
+
+        Each kept sequence (a sorted lane tuple) is played on the position in place and taken back.
+        """
+        ends_a = self.ends_a
+        ends_b = self.ends_b
+        lanes_all = range(len(br))
+        beam: list[tuple[int, ...]] = [()]
+        done: list[tuple[float, tuple[int, ...]]] = []
+        for step in range(bridges):
+            scored: dict[tuple[int, ...], float] = {}
+            for lanes in beam:
+                for k in lanes:
+                    self.add(k, br, cnt, blocks, bridged)
+                for k in lanes_all:
+                    # One more bridge may go on lane k: under 2, not crossed, a numbered end, room at both.
+                    if br[k] >= 2 or blocks[k]:
+                        continue
+                    a = ends_a[k]
+                    o = ends_b[k]
+                    va = num[a]
+                    vo = num[o]
+                    if not (va or vo) or (va and cnt[a] >= va) or (vo and cnt[o] >= vo):
+                        continue
+                    key = tuple(sorted(lanes + (k,)))
+                    if key in scored:
+                        continue
+                    self.add(k, br, cnt, blocks, bridged)
+                    scored[key] = self.value(num, br, cnt, blocks, bridged)
+                    self.remove(k, br, cnt, blocks, bridged)
+                for k in reversed(lanes):
+                    self.remove(k, br, cnt, blocks, bridged)
+            ranked = sorted(scored.items(), key=_by_value_then_lanes)[:width]
+            if partial or step == bridges - 1:
+                done.extend((v, key) for key, v in ranked)
+            beam = [key for key, _ in ranked]
+            if not beam:
+                break
+        return done
+
+    def best(self, num: list[int], br: list[int], cnt: list[int], numeral: int, bridges: int,
+             choices: list[int], numerals: int, width: int, partial: bool) -> tuple[int, tuple[int, ...]]:
+        """The best move: the island for the numeral (NO_ISLAND for none) and the lanes of its bridges.
+
+        The `numerals` best numeral choices (by the value of writing it alone) and no numeral are each
+        followed by the bridge beam; the first candidate better than every earlier one by 1e-9 wins.
+        """
+        blocks = [0] * len(br)
+        bridged: list[int] = []
+        for k in range(len(br)):
+            if br[k]:
+                bridged.append(k)
+                for j in self.crossings[k]:
+                    blocks[j] += 1
+        ranked: list[tuple[float, int]] = []
+        for i in choices:
+            num[i] = numeral
+            ranked.append((self.value(num, br, cnt, blocks, bridged), i))
+            num[i] = 0
+        ranked.sort(key=_by_value_then_island)
+        # A numeral choice's value with no bridge is that option's skip value: kept, not recomputed.
+        options = [(NO_ISLAND, self.value(num, br, cnt, blocks, bridged))]
+        options += [(i, v) for v, i in ranked[:numerals]]
+        best_value = 0.0
+        best: tuple[int, tuple[int, ...]] | None = None
+        for choice, skip_value in options:
+            if choice != NO_ISLAND:
+                num[choice] = numeral
+            if best is None or skip_value > best_value + 1e-9:
+                best_value, best = skip_value, (choice, ())
+            for v, lanes in self.beam(num, br, cnt, blocks, bridged, bridges, width, partial):
+                if v > best_value + 1e-9:
+                    best_value, best = v, (choice, lanes)
+            if choice != NO_ISLAND:
+                num[choice] = 0
+        assert best is not None
+        return best
+
+
+def _union(parent: list[int], a: int, b: int) -> None:
+    """Join the groups of islands a and b, the smaller root becoming the root of both."""
+    while parent[a] != a:
+        a = parent[a]
+    while parent[b] != b:
+        b = parent[b]
+    if a < b:
+        parent[b] = a
+    elif b < a:
+        parent[a] = b
+
+
+def _by_value_then_lanes(item: tuple[tuple[int, ...], float]) -> tuple[float, tuple[int, ...]]:
+    """Sort key of scored bridge sequences: the best value first, then the lower lanes."""
+    return -item[1], item[0]
+
+
+def _by_value_then_island(item: tuple[float, int]) -> tuple[float, int]:
+    """Sort key of numeral choices: the best value first, then the lower island."""
+    return -item[0], item[1]
