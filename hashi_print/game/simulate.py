@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
+import multiprocessing.pool
 import random
 import signal
 import statistics
@@ -135,7 +137,7 @@ def play_game(side: BoardSide, deck: Deck, scoring: Scoring, strategy: str, setu
 
 @dataclass(frozen=True)
 class _Batch:
-    """A batch's fixed inputs, kept in each worker process."""
+    """A batch's fixed inputs, sent with each of its tasks; `token` names the batch in the workers."""
 
     side: BoardSide
     deck: Deck
@@ -144,30 +146,51 @@ class _Batch:
     seed: int
     partial: bool
     share_deals: bool
+    token: int = 0
 
 
-_WORK: list[_Batch] = []  # the worker's batch (one at most)
+# The batch a worker played last: its side object keeps its lanes and the bots' tables between tasks.
+_KEPT: list[_Batch] = []
+# One pool per worker count, kept for the whole process: a design run simulates hundreds of small
+# batches, and starting two processes for each cost more than its games on the loaded machine.
+_POOLS: dict[int, multiprocessing.pool.Pool] = {}
+_TOKENS = itertools.count(1)
 
 
-def _init(side: BoardSide, deck: Deck, scoring: Scoring, setup: Setup, seed: int, partial: bool,
-          share_deals: bool) -> None:
-    """Keep the batch's fixed inputs in the worker process."""
-    _WORK[:] = [_Batch(side, deck, scoring, setup, seed, partial, share_deals)]
-
-
-def _init_worker(side: BoardSide, deck: Deck, scoring: Scoring, setup: Setup, seed: int, partial: bool,
-                 share_deals: bool) -> None:
-    """Set up a worker process; Ctrl-C is left to the parent, which stops the pool and exits 130."""
+def _init_worker() -> None:
+    """Set up a worker process: Ctrl-C is left to the parent, which stops the pool and exits 130, and
+    SIGTERM ends the worker even when the parent handles it in Python."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _init(side, deck, scoring, setup, seed, partial, share_deals)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _run_chunk(task: tuple[str, int, int]) -> list[GameRecord]:
-    """Play games start..stop-1 of one strategy in a worker."""
-    strategy, start, stop = task
-    w = _WORK[0]
-    return [play_game(w.side, w.deck, w.scoring, strategy, w.setup, i, w.seed, w.partial, w.share_deals)[0]
+def _run_chunk(task: tuple[_Batch, str, int, int]) -> list[GameRecord]:
+    """Play games start..stop-1 of one strategy of a batch."""
+    batch, strategy, start, stop = task
+    if _KEPT and _KEPT[0].token == batch.token:
+        batch = _KEPT[0]
+    else:
+        _KEPT[:] = [batch]
+    return [play_game(batch.side, batch.deck, batch.scoring, strategy, batch.setup, i, batch.seed,
+                      batch.partial, batch.share_deals)[0]
             for i in range(start, stop)]
+
+
+def _pool(workers: int) -> multiprocessing.pool.Pool:
+    """The kept pool of `workers` processes, started on first use."""
+    pool = _POOLS.get(workers)
+    if pool is None:
+        pool = multiprocessing.get_context("fork").Pool(workers, initializer=_init_worker)
+        _POOLS[workers] = pool
+    return pool
+
+
+def close_pools() -> None:
+    """Stop the kept worker pools (they also stop when the process exits)."""
+    while _POOLS:
+        _, pool = _POOLS.popitem()
+        pool.terminate()
+        pool.join()
 
 
 def simulate(side: BoardSide, deck: Deck, strategies: Sequence[str], n: int, seed: int, *,
@@ -175,30 +198,34 @@ def simulate(side: BoardSide, deck: Deck, strategies: Sequence[str], n: int, see
              progress: Callable[[int, int], None] | None = None, share_deals: bool = True) -> Simulation:
     """Play `n` games per strategy (the same card orders for each) and summarise them.
 
-    `progress(done, total)` is called after each batch of games; `workers` > 1 uses processes;
-    `share_deals` is passed to `play_game` for a list of setups.
+    `progress(done, total)` is called after each batch of games; `workers` > 1 uses processes (the
+    records are the same for any number); `share_deals` is passed to `play_game` for a list of setups.
     """
     for name in strategies:
         if name not in STRATEGIES:
             raise ValueError(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}")
     size = max(5, min(CHUNK, -(-n // (2 * max(1, workers)))))
-    tasks = [(s, a, min(n, a + size)) for s in strategies for a in range(0, n, size)]
+    batch = _Batch(side, deck, scoring, setup, seed, partial, share_deals, next(_TOKENS))
+    tasks = [(batch, s, a, min(n, a + size)) for s in strategies for a in range(0, n, size)]
     total = n * len(strategies)
     results: list[GameRecord] = []
-    args = (side, deck, scoring, setup, seed, partial, share_deals)
     if workers <= 1 or len(tasks) == 1:
-        _init(*args)
         for task in tasks:
             results.extend(_run_chunk(task))
             if progress:
                 progress(len(results), total)
     else:
-        ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(workers, initializer=_init_worker, initargs=args) as pool:
+        pool = _pool(workers)
+        try:
             for chunk in pool.imap_unordered(_run_chunk, tasks):
                 results.extend(chunk)
                 if progress:
                     progress(len(results), total)
+        except BaseException:
+            # Interrupted (Ctrl-C) or failed: the pool may hold unfinished tasks; start afresh next time.
+            _POOLS.pop(workers, None)
+            pool.terminate()
+            raise
     records = {s: tuple(sorted((r for r in results if r.strategy == s), key=lambda r: r.index))
                for s in strategies}
     return Simulation(records, {s: summarise(recs) for s, recs in records.items()})

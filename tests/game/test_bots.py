@@ -116,6 +116,22 @@ def test_simulation_is_deterministic_and_independent_of_workers(side, deck, scor
     assert all(0.0 <= r <= 1.0 for r in s.goal_rate.values())
 
 
+def test_the_kept_worker_pool_plays_each_batch_with_its_own_side_and_seed(side, deck, scoring):
+    from hashi_print.game.board import builtin_side
+    from hashi_print.game.simulate import _POOLS, close_pools
+
+    other = builtin_side("B")
+    alone = [simulate(s, deck, ["greedy"], 12, seed, scoring=scoring, workers=1).records
+             for s, seed in ((side, 3), (other, 3), (side, 4))]
+    pooled = [simulate(s, deck, ["greedy"], 12, seed, scoring=scoring, workers=2).records
+              for s, seed in ((side, 3), (other, 3), (side, 4))]
+    assert len(_POOLS) == 1
+    assert pooled == alone
+    assert alone[0] != alone[1] and alone[0] != alone[2]
+    close_pools()
+    assert not _POOLS
+
+
 def test_unknown_strategy_is_refused():
     with pytest.raises(ValueError, match="unknown strategy"):
         simulate(fixture_side(), fixture_deck(), ["clever"], 1, 1, scoring=fixture_scoring(), workers=1)
