@@ -103,6 +103,11 @@ class Geometry:
             groups[g].append(i)
         return groups
 
+    @cached_property
+    def crossing_pairs(self) -> tuple[tuple[int, int], ...]:
+        """Each pair of crossing lanes once, as (lower index, higher index)."""
+        return tuple((k, j) for k, others in enumerate(self.crossings) for j in others if k < j)
+
     def lane_graph_connected(self) -> bool:
         """Tell whether all islands can be reached from each other over lanes."""
         return len(self.components(range(len(self.lanes)))) <= 1
@@ -154,4 +159,4 @@ def _lanes_of(count: int, lanes: Sequence[Lane]) -> tuple[tuple[int, ...], ...]:
 
 def crossing_pairs(geometry: Geometry) -> list[tuple[int, int]]:
     """List each pair of crossing lanes once, as (lower index, higher index)."""
-    return [(k, j) for k, others in enumerate(geometry.crossings) for j in others if k < j]
+    return list(geometry.crossing_pairs)

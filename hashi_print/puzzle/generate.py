@@ -454,7 +454,7 @@ def attempt(settings: Settings, seed: int, stats: GenerationStats,
         return REJECT_GROWTH
     if settings.fills_grid and not all(any(c in arch.is_island for c in edge) for edge in _edge_cells(arch)):
         return REJECT_EDGES
-    unique = _make_unique(arch, settings.max_repairs, rng, stats)
+    unique = _make_unique(arch, settings, rng, stats)
     if isinstance(unique, int):
         return REJECT_NOT_UNIQUE
     puzzle, solution, repairs = unique
@@ -468,16 +468,20 @@ def attempt(settings: Settings, seed: int, stats: GenerationStats,
     return GeneratedPuzzle(puzzle, solution, Grade(got), seed, settings.density, repairs, settings.version)
 
 
-def _make_unique(arch: _Archipelago, budget: int, rng: random.Random,
+def _make_unique(arch: _Archipelago, settings: Settings, rng: random.Random,
                  stats: GenerationStats) -> tuple[Puzzle, Solution, int] | int:
     """Repair until the solver finds no second solution; the puzzle, or the changes spent on failing."""
     from hashi_print.puzzle.solve import other_solution
 
+    # The repairs follow whichever second solution the solver returns, so versions 1 and 2 keep the
+    # whole formula they were made with (sat.encode, no root propagation) to rebuild their seeds.
+    presolved = settings.version >= 3
+    budget = settings.max_repairs
     changes = 0
     while True:
         puzzle, solution = arch.to_puzzle()
         stats.solver_calls += 1
-        other = other_solution(puzzle, solution)
+        other = other_solution(puzzle, solution, presolved=presolved)
         if other is None:
             return puzzle, solution, changes
         made = repair(arch, puzzle, solution, other, rng) if changes < budget else 0

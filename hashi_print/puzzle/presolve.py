@@ -1,0 +1,300 @@
+"""Root propagation before search: the lanes the clues settle alone, and a smaller CNF over the rest.
+
+`sat.encode`'s clue clauses are propagation-complete, so what the solver's unit propagation derives
+at its root from the clue, crossing and pair clauses is bounds propagation on each island's sum plus
+"a built lane closes the lanes crossing it". Doing that here first, in Python, leaves the settled
+lanes out of the formula: on the janko set about 60 % of the lanes and 80 % of the clauses, which the
+solver would otherwise be handed one Python call at a time only to settle them itself.
+
+An open lane keeps its bridges above the settled base as one or two variables (e1: at least one
+more, e2: two more, e2 -> e1). The groups the sure bridges already join are contracted once, so a
+candidate's connectivity is checked over the open lanes between groups only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import product
+from operator import itemgetter
+
+from hashi_print.geometry import group_roots
+from hashi_print.puzzle.model import Puzzle
+
+
+@dataclass(frozen=True)
+class Presolved:
+    """A puzzle after root propagation: sure bridges per lane, variables for the open ones, their clauses."""
+
+    base: tuple[int, ...]
+    e1: tuple[int, ...]
+    e2: tuple[int, ...]
+    clauses: tuple[tuple[int, ...], ...]
+    # Open lanes that may join two groups of the sure bridges: (e1 variable, group, group).
+    links: tuple[tuple[int, int, int], ...]
+    groups: int
+    # The lane of each variable, variable v at index v-1.
+    lane_of: tuple[int, ...]
+
+    @property
+    def variables(self) -> int:
+        """How many variables the open lanes take."""
+        return len(self.lane_of)
+
+    def counts(self, model: Sequence[int]) -> tuple[int, ...]:
+        """Read each lane's bridges from a model (pysat lists variable v at index v-1, negated when false)."""
+        counts = list(self.base)
+        lane_of = self.lane_of
+        for v in model:
+            if v > 0:
+                counts[lane_of[v - 1]] += 1
+        return tuple(counts)
+
+    def cuts(self, model: Sequence[int]) -> list[list[int]]:
+        """For each separate group of a disconnected candidate, the clause "a lane leaving it is built"."""
+        if self.groups <= 1:
+            return []
+        links = self.links
+        label = group_roots(self.groups, [(a, b) for v, a, b in links if model[v - 1] > 0])
+        roots = sorted(set(label))
+        if len(roots) <= 1:
+            return []
+        out: dict[int, list[int]] = {r: [] for r in roots}
+        for v, a, b in links:
+            ra, rb = label[a], label[b]
+            if ra != rb:
+                out[ra].append(v)
+                out[rb].append(v)
+        return list(out.values())
+
+    def blocking(self, counts: Sequence[int]) -> list[int] | None:
+        """The clause forbidding one arrangement, or None when the bounds rule it out already.
+
+        Every island's open sum is fixed, so naming the bridges above the base is enough (for a
+        model of this encoding that is simply its true variables, negated).
+        """
+        lits = []
+        for c, b, x, y in zip(counts, self.base, self.e1, self.e2, strict=True):
+            extra = c - b
+            if extra < 0 or extra > (x > 0) + (y > 0):
+                return None
+            if extra:
+                lits.append(-x)
+                if extra == 2:
+                    lits.append(-y)
+        return lits
+
+
+def lane_bounds(puzzle: Puzzle) -> tuple[list[int], list[int], list[int], list[int]] | None:
+    """Each lane's least and most bridges after root propagation, and each island's least and most.
+
+    None when the clues contradict each other.
+    """
+    geo = puzzle.geometry
+    clue = puzzle.clues
+    ends = geo.ends
+    lanes_of = geo.lanes_of
+    cross = geo.crossings
+    lo, hi, least, most = _first_bounds(clue, ends)
+    todo = list(range(len(clue) - 1, -1, -1))
+    queued = [True] * len(clue)
+    while todo:
+        i = todo.pop()
+        queued[i] = False
+        up = clue[i] - least[i]
+        down = most[i] - clue[i]
+        if up < 0 or down < 0:
+            return None
+        if (up > 1 and down > 1) or up == down == 0:
+            continue  # no lane carries more than two bridges, so none can be tightened
+        # One pass settles this island's own sum; the lanes it tightens wake the islands at their far ends.
+        for x in lanes_of[i]:
+            old_lo, old_hi = lo[x], hi[x]
+            raise_by = old_hi - old_lo - down
+            lower_by = old_hi - old_lo - up
+            if raise_by <= 0 and lower_by <= 0:
+                continue
+            a, b = ends[x]
+            if lower_by > 0:
+                hi[x] = old_hi - lower_by
+                most[a] -= lower_by
+                most[b] -= lower_by
+            if raise_by > 0:
+                lo[x] = old_lo + raise_by
+                least[a] += raise_by
+                least[b] += raise_by
+                if not old_lo and not _close_crossers(cross[x], ends, lo, hi, most, todo, queued):
+                    return None
+            j = b if a == i else a
+            if not queued[j]:
+                queued[j] = True
+                todo.append(j)
+    return lo, hi, least, most
+
+
+def _first_bounds(clue: Sequence[int], ends: Sequence[tuple[int, int]]) -> tuple[list[int], list[int],
+                                                                                list[int], list[int]]:
+    """Lane bounds before propagation: none sure, at most the smaller clue or 2 (1-1 and 2=2 less)."""
+    hi = [2 if clue[a] > 1 < clue[b] else 1 for a, b in ends]
+    if len(clue) > 2:
+        # sat.pair_clauses: a 1-1 or 2=2 pair would be a closed group of its own.
+        for k, (a, b) in enumerate(ends):
+            if clue[a] == clue[b] <= 2:
+                hi[k] = clue[a] - 1
+    most = [0] * len(clue)
+    for (a, b), h in zip(ends, hi, strict=True):
+        most[a] += h
+        most[b] += h
+    return [0] * len(ends), hi, [0] * len(clue), most
+
+
+def _close_crossers(crossers: Sequence[int], ends: Sequence[tuple[int, int]], lo: list[int], hi: list[int],
+                    most: list[int], todo: list[int], queued: list[bool]) -> bool:
+    """A lane is now built: close the lanes crossing it and wake their islands; False if one was built."""
+    for c in crossers:
+        h = hi[c]
+        if h:
+            if lo[c]:
+                return False
+            hi[c] = 0
+            for e in ends[c]:
+                most[e] -= h
+                if not queued[e]:
+                    queued[e] = True
+                    todo.append(e)
+    return True
+
+
+def presolve(puzzle: Puzzle) -> Presolved | None:
+    """Propagate at the root and encode what is left open, or None when the clues contradict."""
+    found = lane_bounds(puzzle)
+    if found is None:
+        return None
+    lo, hi, least, most = found
+    geo = puzzle.geometry
+    ends = geo.ends
+    # Variables: one "at least one more" per open lane in lane order, then the "two more" ones.
+    e1 = [0] * len(lo)
+    e2 = [0] * len(lo)
+    lane_of = []
+    doubles = []
+    for k, (b, h) in enumerate(zip(lo, hi, strict=True)):
+        if h != b:
+            lane_of.append(k)
+            e1[k] = len(lane_of)
+            if h - b == 2:
+                doubles.append(k)
+    for k in doubles:
+        lane_of.append(k)
+        e2[k] = len(lane_of)
+    clauses: list[tuple[int, ...]] = [(-e2[k], e1[k]) for k in doubles]
+    # Crossings between lanes that may still be built (a lane built for sure has closed its crossers,
+    # so two open crossers both have a base of 0 and e1 means "built").
+    clauses += [(-e1[a], -e1[b]) for a, b in geo.crossing_pairs if e1[a] and e1[b]]
+    clues = puzzle.clues
+    lanes_of = geo.lanes_of
+    plans = _PLANS
+    for i, sure in enumerate(least):
+        if sure == most[i]:
+            continue  # every lane of this island is settled
+        # The island's shape as one number: a leading 1, then 1 or 2 per open lane (base 3), then its need.
+        shape = 1
+        table: list[int] = []
+        for k in lanes_of[i]:
+            x = e1[k]
+            if x:
+                y = e2[k]
+                shape = 3 * shape + (2 if y else 1)
+                table += (x, y, -x, -y)
+        key = 16 * shape + clues[i] - sure
+        plan = plans.get(key)
+        if plan is None:
+            plan = plans[key] = _plan(shape, clues[i] - sure)
+        pick, cuts = plan
+        flat = pick(table)
+        clauses += map(flat.__getitem__, cuts)
+    label = _sure_groups(len(geo.positions), ends, lo)
+    links = tuple((e1[k], label[a], label[b]) for k, (a, b) in enumerate(ends)
+                  if e1[k] and not lo[k] and label[a] != label[b])
+    groups = max(label) + 1
+    if groups > 1:
+        clauses += _group_cuts(label, groups, links)
+    return Presolved(tuple(lo), tuple(e1), tuple(e2), tuple(clauses), links, groups, tuple(lane_of))
+
+
+def _group_cuts(label: Sequence[int], groups: int,
+                links: Sequence[tuple[int, int, int]]) -> list[tuple[int, ...]]:
+    """For each group of two or more islands the sure bridges join: some open lane leaving it is built.
+
+    A lone island needs no such clause: its clue already asks for a bridge on one of its lanes.
+    """
+    size = [0] * groups
+    for g in label:
+        size[g] += 1
+    out: list[list[int]] = [[] for _ in range(groups)]
+    for v, a, b in links:
+        out[a].append(v)
+        out[b].append(v)
+    return [tuple(c) for c, n in zip(out, size, strict=True) if n > 1]
+
+
+def _sure_groups(count: int, ends: Sequence[tuple[int, int]], lo: Sequence[int]) -> list[int]:
+    """Number the groups the sure bridges join, in order of their first island."""
+    label = group_roots(count, [ends[k] for k, b in enumerate(lo) if b])
+    groups = 0
+    for i, root in enumerate(label):
+        if root == i:
+            label[i] = groups
+            groups += 1
+        else:
+            label[i] = label[root]
+    return label
+
+
+Plan = tuple[Callable[[Sequence[int]], tuple[int, ...]], tuple[slice, ...]]
+# Compiled plans by island shape (see presolve): a plain dict, as the lookup runs once per open island.
+_PLANS: dict[int, Plan] = {}
+
+
+def _plan(shape: int, need: int) -> Plan:
+    """An island's clause templates compiled once: a picker of all their literals and each clause's slice.
+
+    The picker reads four literals (e1, e2, -e1, -e2) per open lane and returns every clause's
+    literals in one flat tuple; the slices cut it back into clauses.
+    """
+    widths: list[int] = []
+    while shape > 1:
+        shape, width = divmod(shape, 3)
+        widths.insert(0, width)
+    flat: list[int] = []
+    cuts = []
+    for template in _templates(tuple(widths), need):
+        start = len(flat)
+        flat += [4 * pos + level - 1 + (2 if sign < 0 else 0) for pos, level, sign in template]
+        cuts.append(slice(start, len(flat)))
+    if len(flat) > 1:
+        return itemgetter(*flat), tuple(cuts)
+
+    def pick(table: Sequence[int]) -> tuple[int, ...]:
+        """Pick the one literal or none (itemgetter needs two to return a tuple)."""
+        return tuple(table[j] for j in flat)
+    return pick, tuple(cuts)
+
+
+@cache
+def _templates(widths: tuple[int, ...], need: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """Clause templates (lane position, 1 or 2 above its base, sign) for open lanes summing to `need`.
+
+    As sat's: every way to reach need+1 is forbidden, and every way to stop at need-1.
+    """
+    out = []
+    for counts in product(*(range(w + 1) for w in widths)):
+        total = sum(counts)
+        if total == need + 1:
+            out.append(tuple((pos, c, -1) for pos, c in enumerate(counts) if c))
+        if total == need - 1:
+            out.append(tuple((pos, c + 1, 1) for pos, c in enumerate(counts) if c < widths[pos]))
+    if need > sum(widths) or need < 0:
+        out.append(())
+    return tuple(out)
