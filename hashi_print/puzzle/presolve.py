@@ -177,17 +177,13 @@ def presolve(puzzle: Puzzle) -> Presolved | None:
     # Variables: one "at least one more" per open lane in lane order, then the "two more" ones.
     e1 = [0] * len(lo)
     e2 = [0] * len(lo)
-    lane_of = []
-    doubles = []
-    for k, (b, h) in enumerate(zip(lo, hi, strict=True)):
-        if h != b:
-            lane_of.append(k)
-            e1[k] = len(lane_of)
-            if h - b == 2:
-                doubles.append(k)
-    for k in doubles:
-        lane_of.append(k)
-        e2[k] = len(lane_of)
+    lane_of = [k for k, (b, h) in enumerate(zip(lo, hi, strict=True)) if h != b]
+    doubles = [k for k in lane_of if hi[k] - lo[k] == 2]
+    for v, k in enumerate(lane_of, 1):
+        e1[k] = v
+    for v, k in enumerate(doubles, len(lane_of) + 1):
+        e2[k] = v
+    lane_of += doubles
     clauses: list[tuple[int, ...]] = [(-e2[k], e1[k]) for k in doubles]
     # Crossings between lanes that may still be built (a lane built for sure has closed its crossers,
     # so two open crossers both have a base of 0 and e1 means "built").
