@@ -203,10 +203,11 @@ def _lang_option(*, with_all: bool = False) -> Callable[[F], F]:
 
 def _generator_option() -> Callable[[F], F]:
     """The --generator option of the commands that generate puzzles."""
-    return click.option("--generator", "generator", type=click.IntRange(1, 2), default=2, show_default=True,
-                        help="Generator version: 2 fills every grid to its edges with a minimum island count "
-                             "per grade; 1 is the earlier generator, to remake puzzles from seeds recorded "
-                             "with it.")
+    return click.option("--generator", "generator", type=click.IntRange(1, 3), default=3, show_default=True,
+                        help="Generator version: 3 proves uniqueness after settling what the clues force "
+                             "(faster; other puzzles from the same seed than 2); 2 fills every grid to its "
+                             "edges with a minimum island count per grade; 1 is the earlier generator. Give "
+                             "the version a seed was recorded with to remake its puzzles.")
 
 
 @cli.command()

@@ -16,6 +16,7 @@ from hashi_print.bank.store import bank_stats, fill_state, open_bank, store_batc
 from hashi_print.errors import BankError
 from hashi_print.puzzle.deduce import EASY, TECHNIQUES
 from hashi_print.puzzle.formats import format_tatham_id, parse_tatham_id
+from hashi_print.puzzle.generate import GENERATOR_VERSION
 from hashi_print.puzzle.solve import solve
 from tests.bank.conftest import SMALL, SMALL_COUNT
 from tests.independent import is_valid_solution
@@ -112,6 +113,6 @@ def test_a_bank_from_before_generator_versions_is_migrated_and_its_fills_keep_ve
         assert [p.tatham_id for p in added] == [make_entry(replace(SMALL, generator=1), p.index).tatham_id
                                                 for p in added]
         fresh = fill_state(conn, make_spec(7, 7, "easy", seed=6))
-        assert fresh.spec.generator == 2
+        assert fresh.spec.generator == GENERATOR_VERSION == 3
         stats = bank_stats(conn).to_json()
-    assert sorted(f["generator"] for f in stats["fills"]) == [1, 2]
+    assert sorted(f["generator"] for f in stats["fills"]) == [1, 3]

@@ -19,6 +19,7 @@ from hashi_print.puzzle.generate import (
     GENERATOR_VERSION,
     REASONS,
     GenerationStats,
+    _index,
     generate,
     generate_many,
     regenerate,
@@ -235,8 +236,20 @@ PINNED_V2 = [
 ]
 
 
+# Version 3 (root propagation before the solver), as printed by the same two commands with
+# --generator 3: the first puzzle of each needed no repair the solvers would tell apart.
+PINNED_V3 = [
+    ((10, 10, "medium", 2), 2, PINNED_V2[0][2]),
+    ((15, 15, "hard", 2), 1, ["15x15m2:2a1m1d3g3j1b2b3c3c3a2f2f1j2a1b2a3b5a4f3a3b2e3b3a1a1b4a3k4d4b2c4a4a2a3s"
+                              "1f1e3c2c3o1b3a3f3a2",
+                              "15x15m2:2f2c1d1b3a2e3a33b1a2a2b4b4i2k2a2o3a3a1b4c4b4e5zd2a2b4f6a5f1i3c1k2a1a4e6"
+                              "a3a1o2a1a2a1a2a5b3"]),
+]
+
+
 @pytest.mark.parametrize(("version", "request_", "seed", "ids"),
-                         [(1, *p) for p in PINNED_V1] + [(2, *p) for p in PINNED_V2])
+                         [(1, *p) for p in PINNED_V1] + [(2, *p) for p in PINNED_V2]
+                         + [(3, *p) for p in PINNED_V3])
 def test_seeds_keep_giving_the_same_puzzles(version, request_, seed, ids):
     items, stats = batch(*request_, seed=seed, version=version)
     assert [format_tatham_id(g.puzzle) for g in items] == ids
@@ -274,18 +287,26 @@ def test_every_puzzle_fills_its_grid_and_has_enough_islands(width, height, diffi
         assert rows[0].strip(".") and rows[-1].strip("."), rows
         assert any(r[0] != "." for r in rows) and any(r[-1] != "." for r in rows), rows
         assert sum(ch != "." for r in rows for ch in r) >= LEAST_ISLANDS[(width, height)][difficulty]
-        assert obj["generator"] == 2
+        assert obj["generator"] == GENERATOR_VERSION == 3
 
 
-def test_generator_1_stays_selectable_and_is_recorded():
-    args = ["generate", "--width", "10", "--height", "10", "--difficulty", "medium", "--count", "2",
-            "--seed", "2", "--json"]
-    new = [json.loads(ln) for ln in CliRunner().invoke(cli, args).stdout.splitlines()]
-    old = [json.loads(ln) for ln in CliRunner().invoke(cli, [*args, "--generator", "1"]).stdout.splitlines()]
-    assert [o["id"] for o in old] == PINNED_V1[0][2] and [o["generator"] for o in old] == [1, 1]
-    assert [n["id"] for n in new] == PINNED_V2[0][2] and [n["generator"] for n in new] == [2, 2]
-    for obj in old + new:
-        again = regenerate(10, 10, "medium", obj["seed"], obj["density"], obj["generator"])
+def test_generators_1_and_2_stay_selectable_and_are_recorded():
+    args = ["generate", "--width", "15", "--height", "15", "--difficulty", "hard", "--count", "2",
+            "--seed", "1", "--json"]
+    made = {version: [json.loads(ln) for ln in CliRunner().invoke(cli, [*args, *flag]).stdout.splitlines()]
+            for version, flag in ((1, ["--generator", "1"]), (2, ["--generator", "2"]), (3, []))}
+    for version, pinned in ((1, PINNED_V1), (2, PINNED_V2), (3, PINNED_V3)):
+        assert [o["id"] for o in made[version]] == pinned[1][2]
+        assert [o["generator"] for o in made[version]] == [version, version]
+    for obj in made[1] + made[2] + made[3]:
+        again = regenerate(15, 15, "hard", obj["seed"], obj["density"], obj["generator"])
         assert format_tatham_id(again.puzzle) == obj["id"]
-    bad = CliRunner().invoke(cli, [*args, "--generator", "3"])
+    bad = CliRunner().invoke(cli, [*args, "--generator", "4"])
     assert bad.exit_code == 2
+
+
+def test_growth_draws_as_random_choice_does():
+    for seed in range(20):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for count in (1, 2, 3, 4, 5, 7, 8, 9, 31, 33, 100):
+            assert _index(ours.getrandbits, count) == theirs.choice(range(count))
