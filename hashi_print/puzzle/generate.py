@@ -19,6 +19,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 
 from hashi_print.errors import PuzzleError
@@ -508,24 +509,32 @@ def attempt(settings: Settings, seed: int, stats: GenerationStats,
 def _make_unique(arch: _Archipelago, settings: Settings, rng: random.Random,
                  stats: GenerationStats) -> tuple[Puzzle, Solution, int] | int:
     """Repair until the solver finds no second solution; the puzzle, or the changes spent on failing."""
+    from hashi_print.puzzle.repair_solver import RepairSolver
     from hashi_print.puzzle.solve import other_solution
 
-    # The repairs follow whichever second solution the solver returns, so versions 1 and 2 keep the
-    # whole formula they were made with (sat.encode, no root propagation) to rebuild their seeds.
-    presolved = settings.version >= 3
     budget = settings.max_repairs
     changes = 0
-    while True:
-        puzzle, solution = arch.to_puzzle()
-        stats.solver_calls += 1
-        other = other_solution(puzzle, solution, presolved=presolved)
-        if other is None:
-            return puzzle, solution, changes
-        made = repair(arch, puzzle, solution, other, rng) if changes < budget else 0
-        if not made:
-            return changes
-        changes += made
-        stats.repairs += made
+    with ExitStack() as stack:
+        checker: RepairSolver | None = None
+        while True:
+            puzzle, solution = arch.to_puzzle()
+            stats.solver_calls += 1
+            if settings.version < 3:
+                # The repairs follow whichever second solution the solver returns, so versions 1 and 2
+                # keep the fresh solver and whole formula (sat.encode) they were made with.
+                other = other_solution(puzzle, solution, presolved=False)
+            else:
+                # Version 3: one incremental solver while the islands stay where they are.
+                if checker is None or checker.geometry is not puzzle.geometry:
+                    checker = stack.enter_context(RepairSolver(puzzle.geometry))
+                other = checker.other_solution(puzzle, solution)
+            if other is None:
+                return puzzle, solution, changes
+            made = repair(arch, puzzle, solution, other, rng) if changes < budget else 0
+            if not made:
+                return changes
+            changes += made
+            stats.repairs += made
 
 
 def verify(generated: GeneratedPuzzle) -> list[str]:

@@ -119,6 +119,15 @@ def direct_clue_clauses(geo: Geometry, clues: Sequence[int], e1: Sequence[int],
     return out
 
 
+def island_clue_clauses(geo: Geometry, island: int, clue: int, e1: Sequence[int],
+                        e2: Sequence[int]) -> list[tuple[int, ...]]:
+    """One island's clauses of `direct_clue_clauses`: exactly `clue` bridges on its lanes."""
+    lanes = geo.lanes_of[island]
+    pick, cuts = _direct_plan(len(lanes), clue)
+    flat = pick([lit for k in lanes for lit in (e1[k], e2[k], -e1[k], -e2[k])])
+    return [flat[cut] for cut in cuts]
+
+
 @cache
 def _direct_plan(degree: int, clue: int) -> tuple[Callable[[Sequence[int]], tuple[int, ...]],
                                                   tuple[slice, ...]]:

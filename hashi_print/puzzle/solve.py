@@ -8,7 +8,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TypedDict
@@ -93,14 +93,14 @@ class TimeLimitError(HashiError):
     """A solve ran past its time limit (`--time-limit`) and was stopped."""
 
 
-def _search(solver: Solver) -> bool:
+def _search(solver: Solver, assumptions: Sequence[int] = ()) -> bool:
     """One SAT call; a Ctrl-C during it is a KeyboardInterrupt like anywhere else.
 
     pysat catches SIGINT inside the native search and raises its own error instead (the solver is
     unusable afterwards, and is dropped). tests/puzzle/test_solve_limits.py fails if pysat changes this.
     """
     try:
-        return bool(solver.solve())
+        return bool(solver.solve(assumptions=list(assumptions)))
     except pysolvers.error as err:
         if "keyboard interrupt" in str(err).lower():
             raise KeyboardInterrupt from None

@@ -236,14 +236,13 @@ PINNED_V2 = [
 ]
 
 
-# Version 3 (root propagation before the solver), as printed by the same two commands with
-# --generator 3: the first puzzle of each needed no repair the solvers would tell apart.
+# Version 3 (one incremental solver per attempt), as printed by the same two commands with
+# --generator 3.
 PINNED_V3 = [
     ((10, 10, "medium", 2), 2, PINNED_V2[0][2]),
-    ((15, 15, "hard", 2), 1, ["15x15m2:2a1m1d3g3j1b2b3c3c3a2f2f1j2a1b2a3b5a4f3a3b2e3b3a1a1b4a3k4d4b2c4a4a2a3s"
-                              "1f1e3c2c3o1b3a3f3a2",
-                              "15x15m2:2f2c1d1b3a2e3a33b1a2a2b4b4i2k2a2o3a3a1b4c4b4e5zd2a2b4f6a5f1i3c1k2a1a4e6"
-                              "a3a1o2a1a2a1a2a5b3"]),
+    ((15, 15, "hard", 2), 1, ["15x15m2:2a3c2b1b3a1a1b1l1e2c3a1a4b4j3e3a4e3c1e3a6a3e1k4a4b4b2a7a4zd2c1b5a4b7a4"
+                              "e2p1i1f1f4c5a2b2a4a2a",
+                              PINNED_V1[1][2][0]]),
 ]
 
 

@@ -9,8 +9,9 @@ from itertools import islice, product
 from hashi_print.errors import PuzzleError
 from hashi_print.geometry import build_geometry
 from hashi_print.puzzle.formats import parse_has, parse_text_grid
-from hashi_print.puzzle.model import Puzzle, Solution
+from hashi_print.puzzle.model import Island, Puzzle, Solution
 from hashi_print.puzzle.presolve import lane_bounds, presolve
+from hashi_print.puzzle.repair_solver import RepairSolver
 from hashi_print.puzzle.sat import encode
 from hashi_print.puzzle.solve import SolveStats, other_solution, solutions, solve
 from tests.independent import is_valid_solution, janko_bridges
@@ -131,3 +132,32 @@ def test_solutions_come_with_their_bridges_in_order() -> None:
         bridges = Solution.from_lane_counts(geo, counts).bridges
         assert list(bridges) == sorted(bridges)
         assert Solution.from_lists([b.as_list() for b in bridges]).bridges == bridges
+
+
+def test_one_repair_solver_answers_for_every_clue_set_on_its_islands(shared_data) -> None:
+    # Clue sets on one geometry, each with a known solution: a janko puzzle's, and its solution with
+    # one lane's single and double bridge swapped (the clues at the lane's ends follow).
+    data = janko(shared_data)
+    base = parse_text_grid(data["03_15x25"]["problem"], "03_15x25")
+    geo = base.geometry
+    cases = []
+    for found in islice(solutions(base), 1):
+        counts = list(found.lane_counts(geo))
+        for k in [k for k, c in enumerate(counts) if c]:
+            changed = counts.copy()
+            changed[k] = 3 - changed[k]
+            clues = [sum(changed[x] for x in geo.lanes_of[i]) for i in range(len(geo.positions))]
+            puzzle = Puzzle(base.cols, base.rows, tuple(Island(r, c, n) for (r, c), n in
+                                                        zip(geo.positions, clues, strict=True)))
+            cases.append((puzzle, Solution.from_lane_counts(geo, changed)))
+    verdicts = set()
+    with RepairSolver(geo) as checker:
+        for puzzle, known in cases:
+            assert puzzle.geometry is geo
+            other = checker.other_solution(puzzle, known)
+            fresh = other_solution(puzzle, known)
+            assert (other is None) == (fresh is None) == (solve(puzzle).status == "unique")
+            if other is not None:
+                assert other != known and is_valid_solution(puzzle, other)
+            verdicts.add(other is None)
+    assert verdicts == {True, False}
