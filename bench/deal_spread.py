@@ -30,10 +30,10 @@ from hashi_print.game.design import (
     Check,
     Pool,
     _fmt,
+    aim_checks,
     flag_moves,
     flag_text,
     measure_side,
-    side_checks,
     side_of,
     side_problems,
 )
@@ -86,7 +86,7 @@ def main() -> None:
         key = (flag_text(side_b), seed)
         if key not in seen:
             m = measure_side(side_b, deck, scoring, Budget().final, seed, pool, BOTS)
-            seen[key] = side_checks("B", m, a_measures[seed])
+            seen[key] = aim_checks("B", m, a_measures[seed])
         return seen[key]
 
     def value(checks: list[Check], objective: str, setup: str) -> float:

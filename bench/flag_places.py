@@ -24,18 +24,18 @@ from hashi_print.files import write_atomic
 from hashi_print.game.board import BoardSide, builtin_side, load_side
 from hashi_print.game.deck import Deck, load_deck
 from hashi_print.game.design import (
+    AIMS,
     CONFIRM_SEED,
     SIDE_CROSSINGS,
-    TARGETS,
     Budget,
     Check,
     Pool,
     _fmt,
+    aim_checks,
     measure_side,
     placement_of,
     plain_setups,
     reached,
-    side_checks,
     side_of,
     side_problems,
 )
@@ -108,14 +108,14 @@ def report(given: BoardSide, colour: str, deals: int, confirm: int, seed: int) -
               "numerals written | misses besides six |", "|---|---|---|---|---|---|"]
     for cand in picked:
         m = measure_side(cand, deck, scoring, budget.confirm, 1 + CONFIRM_SEED, pool, ("strong", "greedy"))
-        checks = side_checks(name, m, other)
+        checks = aim_checks(name, m, other)
         value = {(c.setup, c.objective): _fmt(c) for c in checks}
         misses = missed_besides_six(checks)
         lines.append(f"| {flag_labels(cand, colour)}{' (as given)' if cand == given else ''} | "
                      f"{m.mean():.1f} | {both(value, 'side A / side B mean')} | "
                      f"{both(value, 'voluntary numeral skips')} | {both(value, 'numerals written')} | "
                      f"{len(misses)}: {'; '.join(misses) or '-'} |")
-    target = TARGETS.get(name, TARGETS["B"])
+    target = AIMS.get(name, AIMS["B"])
     lines += ["", f"Adversary / random setup; side {name} wants at most {target.numeral_skips:g} voluntary "
               "numeral skips, side A / side B at least 1.15."]
     return lines

@@ -37,9 +37,9 @@ from hashi_print.files import write_atomic
 from hashi_print.game.board import BoardSide, builtin_side
 from hashi_print.game.deck import CARDS_PLAYED, Card, Deck, card_from_text, designed_json, load_deck
 from hashi_print.game.design import (
+    AIMS,
     SIDE_CROSSINGS,
     SIZES,
-    TARGETS,
     Placement,
     _free_cells,
     budget_from,
@@ -125,7 +125,7 @@ def groups_table(deals: int, workers: int, note: Callable[[str], None]) -> str:
         text = adversary[name]
         runs = (("random", setups, deals * len(setups)),
                 (f"adversary {text}", (parse_numeral(side, text, None),), deals * 25))
-        low, high = TARGETS[name].goal_band
+        low, high = AIMS[name].goal_band
         for kind, setups, games in runs:
             note(f"side {name}, {kind}: {games} games")
             big = [row[6] for row in _games(side, load_deck(), setups, games, workers)]
@@ -286,7 +286,7 @@ HEAD = ("| side | lanes | crossing pairs | 2-lane islands | six | red | blue | v
 
 def frontier(name: str, probes: Sequence[Probe]) -> list[str]:
     """Six rate by voluntary numeral skips, and the fewest skips among sides with six in the band."""
-    want = TARGETS[name]
+    want = AIMS[name]
     low, high = want.goal_band
     limit = want.numeral_skips
     edges = (-math.inf, limit, limit + 1, limit + 2, math.inf)

@@ -22,9 +22,11 @@ from hashi_print.game.design_measure import (
     Effort,
     Measure,
     Pool,
+    RaceTiming,
     goal_curve,
     measure_side,
     plain_setups,
+    race_timing,
     rating_bands,
     reached_by,
     setup_means,
@@ -32,17 +34,24 @@ from hashi_print.game.design_measure import (
     solo_tables,
 )
 from hashi_print.game.design_objectives import (
+    AIM_EDGE,
+    AIM_NUMERAL_SHARE,
+    AIM_RATIO,
+    AIMS,
     B_RATIO,
     MARGINS,
     MIN_NUMERAL_SHARE,
     SIX_FACTOR,
+    TARGET_LANES,
     TARGETS,
     WANTED_EDGE,
     WANTED_RATIO,
     WEIGHTS,
+    Aims,
     Check,
     Targets,
     _fmt,
+    aim_checks,
     penalty,
     reached,
     side_checks,
@@ -90,18 +99,19 @@ from hashi_print.game.design_search import (
 from hashi_print.game.scoring import Scoring, SoloLevel
 
 __all__ = [
-    "ALIGNED", "B_RATIO", "Budget", "CONFIRM_SEED", "Candidate", "Check", "Context", "DECK_BRIDGES",
-    "DesignResult", "Effort", "FINALISTS", "FINAL_SEED", "FLAG_FINALISTS", "FLAG_SEED", "MARGINS",
-    "MAX_LANES", "MIN_CROSSINGS", "MIN_LANES", "MIN_NUMERAL_SHARE", "Measure", "PROVISIONAL_SIX",
-    "PUBLISHED", "Placement", "Pool", "Progress", "QUICK", "RATING_WORDS", "RED_MIN_DISTANCE",
-    "SEARCH_BOTS", "SETUP_KINDS", "SIDE_CROSSINGS", "SIX_FACTOR", "SIZES", "SOLO_SHARES", "TARGETS",
-    "Targets", "Trial", "WANTED_EDGE", "WANTED_RATIO", "WEIGHTS", "_fmt", "_free_cells", "base_deck",
-    "budget_from", "calibrate_six", "circleable", "confirm_best", "deck_problems", "deck_text", "design",
-    "design_checks", "finalists", "flag_moves", "flag_text", "goal_curve", "measure_side", "mutate_deck",
-    "mutate_side", "objective_problems", "penalty", "place_flags", "placement_of", "plain_setups",
-    "provisional_scoring", "random_side", "rating_bands", "reached", "reached_by", "search_deck",
-    "search_side", "setup_means", "side_checks", "side_objective", "side_of", "side_problems",
-    "solo_scores", "solo_tables", "value_text",
+    "AIMS", "AIM_EDGE", "AIM_NUMERAL_SHARE", "AIM_RATIO", "ALIGNED", "Aims", "B_RATIO", "Budget",
+    "CONFIRM_SEED", "Candidate", "Check", "Context", "DECK_BRIDGES", "DesignResult", "Effort", "FINALISTS",
+    "FINAL_SEED", "FLAG_FINALISTS", "FLAG_SEED", "MARGINS", "MAX_LANES", "MIN_CROSSINGS", "MIN_LANES",
+    "MIN_NUMERAL_SHARE", "Measure", "PROVISIONAL_SIX", "PUBLISHED", "Placement", "Pool", "Progress", "QUICK",
+    "RATING_WORDS", "RED_MIN_DISTANCE", "RaceTiming", "SEARCH_BOTS", "SETUP_KINDS", "SIDE_CROSSINGS",
+    "SIX_FACTOR", "SIZES", "SOLO_SHARES", "TARGETS", "TARGET_LANES", "Targets", "Trial", "WANTED_EDGE",
+    "WANTED_RATIO", "WEIGHTS", "_fmt", "_free_cells", "aim_checks", "base_deck", "budget_from",
+    "calibrate_six", "circleable", "confirm_best", "deck_problems", "deck_text", "design", "design_checks",
+    "finalists", "flag_moves", "flag_text", "goal_curve", "measure_side", "mutate_deck", "mutate_side",
+    "objective_problems", "penalty", "place_flags", "placement_of", "plain_setups", "provisional_scoring",
+    "race_timing", "random_side", "rating_bands", "reached", "reached_by", "search_deck", "search_side",
+    "setup_means", "side_checks", "side_objective", "side_of", "side_problems", "solo_scores", "solo_tables",
+    "value_text",
 ]
 
 PUBLISHED = {"red": (9, 5), "blue": (7, 3)}
@@ -190,13 +200,13 @@ def design(seed: int = 1, budget: Budget = Budget(), workers: int = 2,  # noqa: 
 
 
 def design_checks(result: DesignResult) -> dict[str, list[Check]]:
-    """Every objective of each side in the final games (side B also against side A's mean)."""
-    return {"A": side_checks("A", result.final["A"]),
-            "B": side_checks("B", result.final["B"], result.final["A"])}
+    """Every target of each side in the final games (side B also against side A's mean), round 3's."""
+    return {"A": side_checks("A", result.final["A"], side=result.sides.get("A")),
+            "B": side_checks("B", result.final["B"], result.final["A"], side=result.sides.get("B"))}
 
 
 def objective_problems(result: DesignResult) -> list[str]:
-    """The objectives the final games miss, one line each."""
+    """The targets the final games miss, one line each."""
     return [f"side {c.side}, {c.setup} setup: {c.objective} {_fmt(c)} (wanted {c.target})"
             for checks in design_checks(result).values() for c in checks if not c.met]
 

@@ -146,6 +146,31 @@ def reached_by(sim: Simulation, goal: str) -> list[float]:
     return goal_curve(sim, "strong", goal)
 
 
+@dataclass(frozen=True)
+class RaceTiming:
+    """When one bot reached one goal in a set of games: in how many, and the quartiles (Q1, median, Q3)
+    of the turn over the games that reached it (None when none did)."""
+
+    games: int
+    reached: int
+    quartiles: tuple[float, float, float] | None
+
+    @property
+    def rate(self) -> float:
+        """The share of the games that reached the goal."""
+        return self.reached / self.games if self.games else 0.0
+
+
+def race_timing(sim: Simulation, goal: str, strategy: str = "strong") -> RaceTiming:
+    """How often and on which turn one bot's games reached `goal`; quartiles by linear interpolation
+    between the reached turns (the goals are races: the turn counts, not only the rate)."""
+    recs = sim.records[strategy]
+    turns = [t for r in recs if (t := r.goal_turn(goal)) is not None]
+    quartiles = (_percentile(turns, 0.25), _percentile(turns, 0.5), _percentile(turns, 0.75)) if turns \
+        else None
+    return RaceTiming(len(recs), len(turns), quartiles)
+
+
 def solo_tables(sim: Simulation) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, float]]]:
     """Turn limits per level and goal: the turn by which the strong bot reached the goal in the share of
     ALL games closest to the level's SOLO_SHARES (the later turn on a tie; 17 when it never gets closer),

@@ -28,7 +28,8 @@ GAMES = 60
 SEED = 2024
 # Negative margins: each target widened by about 2-3 standard errors of these games.
 SLACK = {"rate": -0.1, "skips": -0.6, "share": -0.03, "edge": -0.05, "ratio": -0.05}
-KNOWN_MISSES = {(side, setup, "six reached") for side in ("A", "B") for setup in ("adversary", "random")}
+# The targets of game-rules.md (round 3) the shipped design misses on these games (bench/design.md).
+KNOWN_MISSES: set[tuple[str, str, str]] = set()
 
 
 def adversary(name: str) -> tuple[int, int]:
@@ -108,14 +109,15 @@ def test_strong_beats_greedy_beats_random(results, name, setup):
     assert s["strong"].mean > s["greedy"].mean > s["random"].mean
 
 
-def test_every_objective_is_met_or_a_known_miss(results):
+def test_every_target_is_met_or_a_known_miss(results):
     # The design's own checks on these games, with the slack of about 2-3 standard errors of 60 games.
-    checks = side_checks("A", results["A"], margins=SLACK) + side_checks("B", results["B"], results["A"],
-                                                                        margins=SLACK)
-    assert len(checks) == 2 * 7 + 2 * 8
+    checks = (side_checks("A", results["A"], margins=SLACK, side=builtin_side("A"))
+              + side_checks("B", results["B"], results["A"], margins=SLACK, side=builtin_side("B")))
+    # Lanes, numeral skips, numerals written, strong / greedy (and A / B on side B), under both setups.
+    assert len(checks) == 2 * 4 + 2 * 5
     missed = {(c.side, c.setup, c.objective) for c in checks if not c.met}
-    # The shipped design (seed 1) misses these targets of issue 13 (bench/design.md says why); a design
-    # that meets one of them should update this list, a design that misses another fails here.
+    # The shipped design (seed 1) against round 3's targets; how often each goal is reached is reported,
+    # not targeted. A design that misses a target fails here.
     assert missed == KNOWN_MISSES, sorted(missed ^ KNOWN_MISSES)
 
 
