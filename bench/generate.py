@@ -93,7 +93,7 @@ def main() -> None:
     ]
     footer = [
         "",
-        "Targets: 15x15 hard at most 5x Tatham's time per puzzle; 25x25 expert at most 0.15 s per puzzle.",
+        "Targets (issue 39): 15x15 hard at most 2.0x Tatham's time per puzzle; 25x25 expert at most 30 ms.",
         "Tatham's generator has no expert level, so expert and dense rows are ours only. Ratios come from",
         "one run on a loaded machine, so both sides slow down together; absolute wall times vary by 2x or",
         "more with the load, CPU seconds (process time) much less.",
