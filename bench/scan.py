@@ -157,6 +157,9 @@ def main() -> None:
                     help="train without this source of handwriting, write with it")
     ap.add_argument("--conditions", action="store_true",
                     help="one row per photo condition and marking style")
+    ap.add_argument("--case", action="append", default=[],
+                    help="with --conditions: only this row (a condition, or a marking style such as "
+                         "'slash' or 'over the ring'); may be given more than once")
     args = ap.parse_args()
     load = os.getloadavg()
     print(f"machine: {os.cpu_count()} cores, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}")
@@ -166,6 +169,8 @@ def main() -> None:
         report(f"held out: {args.hold_out}", run(tasks, args.workers, weights))
     elif args.conditions:
         cases = [(c, None) for c in CONDITIONS] + [(None, s) for s in BOX_STYLES + CIRCLE_STYLES]
+        if args.case:
+            cases = [(c, s) for c, s in cases if (c or s) in args.case]
         for condition, style in cases:
             tasks = [(args.seed, i, args.writers, condition, style) for i in range(args.count)]
             report(condition or f"marks: {style}", run(tasks, args.workers))
@@ -210,7 +215,8 @@ def report(name: str, rows: list[dict]) -> None:
     big = [r["seconds"] for r in rows if r["mp"] == 12.0]
     print(
         f"| {name} | {len(rows)} | {len(rows) - len(read)} | {share:.1f} % | {len(ok)} | "
-        f"{wrong} | {_share(read, 'numerals')} | {_share(read, 'cards')} | {_share(read, 'goals')} | "
+        f"{wrong} | {_share(read, 'numerals')} | {_share(read, 'circles')} | {_share(read, 'cards')} | "
+        f"{_share(read, 'goals')} | "
         f"{statistics.median(big) if big else float('nan'):.2f} |"
     )
 
