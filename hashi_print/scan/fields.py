@@ -7,7 +7,7 @@ recomputed here. The ink map is 0 for paper and 1 for black; printed parts are a
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -52,10 +52,11 @@ def sample(ink: np.ndarray, xs: np.ndarray, ys: np.ndarray, ppm: float) -> np.nd
 
 def measure(ink: np.ndarray, side: BoardSide, lay: SheetLayout, ppm: float) -> Measured:
     """Measure all fields of one sheet."""
+    found = rings(ink, side, lay, ppm)
     return Measured(
         lanes=tuple(_lanes(ink, side, lay, ppm)),
-        circles=tuple(_circles(ink, side, lay, ppm)),
-        numerals=_numerals(ink, lay, ppm),
+        circles=tuple(_circles(ink, side, lay, ppm, found)),
+        numerals=_numerals(ink, lay, ppm, found),
         cards=tuple(_cards(ink, lay, ppm)),
         goals=_goals(ink, lay, ppm),
         lost_first={goal: _crossed(ink, boxes[0], ppm, 2.5) for goal, boxes in lay.bonus_boxes.items()},
@@ -110,24 +111,80 @@ def _crossing_at(seg: tuple[float, float, float, float], x1: float, y1: float, h
     return (seg[0] - x1) if horizontal else (seg[1] - y1)
 
 
-def _circles(ink: np.ndarray, side: BoardSide, lay: SheetLayout, ppm: float) -> Iterator[Probs]:
-    """Circled islands: in how many directions a stroke rises outside the printed circle (not lanes, flag).
+def _ray_angles(flag: bool) -> np.ndarray:
+    """The directions (radians, every 5 degrees) around an island where only its ring is printed: not
+    along a lane, not through its label (upper left) or, with `flag`, its flag (upper right)."""
+    deg = np.arange(0, 360, 5.0)
+    keep = np.ones(len(deg), bool)
+    for axis in (0, 90, 180, 270, 360):
+        keep &= np.abs(deg - axis) > 13
+    keep &= ~((deg > 190) & (deg < 245))  # the island's label, upper left
+    if flag:
+        keep &= ~((deg > 280) & (deg < 345))  # the flag, upper right
+    return np.asarray(np.radians(deg[keep]))
+
+
+@dataclass(frozen=True)
+class Ring:
+    """What the band of an island's printed ring shows, and the space between it and the numeral box: the
+    ring's darkest ink and its ink summed across (mm), the ink summed along rays inside it, and on each of
+    those rays (`angles`) where a stroke begins (mm from the centre; the ring's radius where none does)."""
+
+    peak: float
+    mass: float
+    inner: float
+    angles: np.ndarray
+    reach: np.ndarray
+
+
+def rings(ink: np.ndarray, side: BoardSide, lay: SheetLayout, ppm: float) -> tuple[Ring, ...]:
+    """The ring band and the space inside it of every island."""
+    return tuple(_ring(ink, side, lay, ppm, i) for i in range(len(side.islands)))
+
+
+def _ring(ink: np.ndarray, side: BoardSide, lay: SheetLayout, ppm: float, i: int) -> Ring:
+    """One island's ring band (its median over the rays) and the strokes between it and the numeral box."""
+    bg = lay.board
+    cx, cy = bg.centres[i]
+    # The same directions on every island, flagged or not: a motion blur smears the ring along one
+    # direction, and rings compared over different directions would differ by that alone.
+    angles = _ray_angles(True)
+    step = 0.5 / ppm
+    across = np.arange(bg.r - 0.5, bg.r + 0.8, step)
+    a, r = np.meshgrid(angles, across, indexing="ij")
+    band = sample(ink, cx + r * np.cos(a), cy + r * np.sin(a), ppm)
+    peak, mass = float(np.median(band.max(axis=1))), float(np.median(band.sum(axis=1) * step))
+    # Between the numeral box (its outline and a margin) and the ring's outside: no lane, label or flag
+    # is printed inside the ring, and every direction within 30 degrees of an axis leaves a millimetre
+    # between the box and the ring (near the box's corners there is no room).
+    deg = np.arange(0, 360, 5.0)
+    inside = np.radians(deg[(deg % 90 <= 30) | (deg % 90 >= 60)])
+    half = bg.numeral_boxes[i][2] / 2
+    start = half / np.maximum(np.abs(np.cos(inside)), np.abs(np.sin(inside))) + 0.35
+    a, r = np.meshgrid(inside, np.arange(half, bg.r - 0.3, step), indexing="ij")
+    rays = sample(ink, cx + r * np.cos(a), cy + r * np.sin(a), ppm)
+    rays[r < start[:, None]] = 0.0
+    inner = float(np.median(rays.sum(axis=1) * step))
+    # Where a pen stroke begins on each ray, seen from the box (the ring's radius where none does).
+    on = rays > INK
+    reach = np.where(on.any(axis=1), np.where(on, r, np.inf).min(axis=1), bg.r)
+    return Ring(peak, mass, inner, inside, reach)
+
+
+def _circles(
+    ink: np.ndarray, side: BoardSide, lay: SheetLayout, ppm: float, found: tuple[Ring, ...]
+) -> Iterator[Probs]:
+    """Circled islands: a stroke rising outside the printed ring in enough directions, a ring band unlike
+    the print of this sheet's other rings (a circle traced over it), or a circle drawn inside it.
 
     Along each ray the ink must climb again after the printed circle's edge has faded, so a blurred
     print never passes for a pen circle.
     """
     bg = lay.board
-    angles = np.radians(np.arange(0, 360, 5.0))
     radii = np.arange(bg.r + 0.3, bg.r * 1.65, 1.0 / ppm)
-    deg = np.degrees(angles)
+    outside = []
     for i, (cx, cy) in enumerate(bg.centres):
-        keep = np.ones(len(angles), bool)
-        for axis in (0, 90, 180, 270, 360):
-            keep &= np.abs(deg - axis) > 13
-        keep &= ~((deg > 190) & (deg < 245))  # the island's label, upper left
-        if side.islands[i].flag:
-            keep &= ~((deg > 280) & (deg < 345))  # the flag, upper right
-        a, r = np.meshgrid(angles[keep], radii, indexing="ij")
+        a, r = np.meshgrid(_ray_angles(side.islands[i].flag is not None), radii, indexing="ij")
         rays = sample(ink, cx + r * np.cos(a), cy + r * np.sin(a), ppm)
         rise = rays - np.minimum.accumulate(rays, axis=1)
         stroke = ((rise > 0.18) & (rays > INK)).any(axis=1)
@@ -135,8 +192,54 @@ def _circles(ink: np.ndarray, side: BoardSide, lay: SheetLayout, ppm: float) -> 
         # Photographed sheets (the bench's seed 2) show strokes on at most a tenth of the rays around an
         # uncircled island and, but for one in thousands, on at least three tenths around a circled one:
         # either side of that gap the measure is read at 19 to 1; inside it the rules or a person decide.
-        p = _likely(covered, 0.2, 30.0)
+        outside.append(_likely(covered, 0.2, 30.0))
+    # The print's look is taken from rings with no circle around them: a blurred circle around a ring
+    # (motion blur smears it by a millimetre) darkens its band.
+    traced, inside = _traced(found, [p < 0.5 for p in outside]), _inside(found)
+    for i in range(len(bg.centres)):
+        # Any one of the three ways of circling is a circle; the likeliest one speaks (so that an island
+        # with none stays as surely uncircled as the outside measure alone says).
+        p = max(outside[i], traced[i], inside[i])
         yield {True: p, False: 1.0 - p}
+
+
+def _traced(found: tuple[Ring, ...], bare: list[bool]) -> list[float]:
+    """How likely each ring band holds a circle traced over the print: how far it is from the printed
+    rings of the same sheet (log units; 0 is print).
+
+    Print is the same on every ring of a sheet and the darkest thing on it; a pen traced over a ring
+    either covers it with a lighter ink or widens it. The print's look is taken from the `bare` rings (no
+    circle around them; all of them when none is) that show the darkest ink (when every ring is traced,
+    the rest is left to the rules and a person).
+    """
+    peaks = np.log(np.maximum([f.peak for f in found], 1e-3))
+    masses = np.log(np.maximum([f.mass for f in found], 1e-3))
+    if not len(peaks):
+        return []
+    pool = np.array(bare) if any(bare) else np.ones(len(peaks), bool)
+    darkest = pool & (peaks >= peaks[pool].max() - 0.03)
+    peak, mass = float(np.median(peaks[darkest])), float(np.median(masses[darkest]))
+    # Lighter ink counts in full; added width at half, as a circle drawn around the ring may brush the band.
+    away = [peak - p + 0.5 * max(0.0, m - mass) for p, m in zip(peaks, masses, strict=True)]
+    # On the bench's seed 1 the print's rings were at most 0.085 from the darkest (1 MP photos) and the
+    # traced ones at least 0.10 (pencil, 0.23 and more): 1 to 1,000 at 0 (plain print), 19 to 1 at 0.12.
+    return [_likely(d, 0.085, 80.0) for d in away]
+
+
+def _inside(found: tuple[Ring, ...]) -> list[float]:
+    """How likely each island has a circle drawn between its ring and its numeral box.
+
+    Nothing is printed there but the blurred inner edge of the ring, the same on every island of a sheet
+    (0.07-0.17 mm of ink summed along a ray on the bench's seed 1): the ink is measured above the
+    emptiest island's, or above what blur alone leaves when every island holds more.
+    """
+    inner = [f.inner for f in found]
+    if not inner:
+        return []
+    empty = min(min(inner), 0.18)
+    # Seed 1: print at most 0.083 above the emptiest, circles drawn inside at least 0.26 (19 to 1 at
+    # 0.1 and 0.24).
+    return [_likely(v - empty, 0.17, 42.0) for v in inner]
 
 
 def _crop(ink: np.ndarray, box: Box, ppm: float, pad: float) -> np.ndarray:
@@ -190,23 +293,36 @@ def _digit_probs(p_ink: float, p: np.ndarray, allowed: tuple[int, ...]) -> Probs
     return out
 
 
-def numeral_crops(ink: np.ndarray, lay: SheetLayout, ppm: float) -> Iterator[np.ndarray]:
-    """The cleaned ink of each island's numeral box."""
+def numeral_crops(
+    ink: np.ndarray, lay: SheetLayout, ppm: float, found: tuple[Ring, ...] = ()
+) -> Iterator[np.ndarray]:
+    """The cleaned ink of each island's numeral box (without a circle drawn inside the ring, where the
+    rings `found` show one)."""
     pad = 0.9
     bg = lay.board
-    for box, (cx, cy) in zip(bg.numeral_boxes, bg.centres, strict=True):
+    inside = _inside(found) if found else [0.0] * len(bg.centres)
+    for i, (box, (cx, cy)) in enumerate(zip(bg.numeral_boxes, bg.centres, strict=True)):
         crop = _clear_outline(_crop(ink, box, ppm, pad), pad, ppm)
-        # Keep only the inside of the island's printed circle.
+        # Keep only the inside of the island's printed circle, and of a pen circle drawn inside it.
         x0, y0 = max(0, int((box[0] - pad) * ppm)), max(0, int((box[1] - pad) * ppm))
         yy, xx = np.mgrid[0 : crop.shape[0], 0 : crop.shape[1]]
-        outside = np.hypot((xx + x0 + 0.5) / ppm - cx, (yy + y0 + 0.5) / ppm - cy) > bg.r - 0.45
-        crop[outside] = 0.0
+        dx, dy = (xx + x0 + 0.5) / ppm - cx, (yy + y0 + 0.5) / ppm - cy
+        limit: float | np.ndarray = bg.r - 0.45
+        if inside[i] > 0.5:
+            ring = found[i]
+            # The pen circle begins at `reach` on each ray; between the rays (and across the lanes and
+            # the label, where there are none) its start is interpolated around the circle.
+            order = np.argsort(ring.angles)
+            at = np.interp(np.arctan2(dy, dx) % (2 * math.pi), ring.angles[order], ring.reach[order],
+                           period=2 * math.pi)
+            limit = np.minimum(limit, at - 0.15)
+        crop[np.hypot(dx, dy) > limit] = 0.0
         yield crop
 
 
-def _numerals(ink: np.ndarray, lay: SheetLayout, ppm: float) -> tuple[Probs, ...]:
+def _numerals(ink: np.ndarray, lay: SheetLayout, ppm: float, found: tuple[Ring, ...]) -> tuple[Probs, ...]:
     """The numeral in each island's box: empty or 1-6 (the network reads all boxes in one batch)."""
-    inks = [_digit_ink(crop, ppm) for crop in numeral_crops(ink, lay, ppm)]
+    inks = [_digit_ink(crop, ppm) for crop in numeral_crops(ink, lay, ppm, found)]
     written = [found for found in inks if found is not None]
     probs = iter(probabilities(np.array([f for _, f in written])) if written else ())
     return tuple(
@@ -216,7 +332,8 @@ def _numerals(ink: np.ndarray, lay: SheetLayout, ppm: float) -> tuple[Probs, ...
 
 
 def _cards(ink: np.ndarray, lay: SheetLayout, ppm: float) -> Iterator[Probs]:
-    """Crossed-off cards: strokes through both side strips of a card, where nothing is printed."""
+    """Crossed-off cards: strokes through both side strips of a card, where nothing is printed, or one
+    slash across the card's corners beside its printed numeral and bars."""
     for x, y, w, h in lay.card_slots:
         strips = []
         for sx in (x + 0.6, x + w - 0.6 - 1.3):
@@ -225,7 +342,45 @@ def _cards(ink: np.ndarray, lay: SheetLayout, ppm: float) -> Iterator[Probs]:
         weakest = min(strips)
         # A stroke across a strip inks 0.9 mm² or more even in pencil; print and noise leave under 0.2.
         p = _likely(weakest, 0.45, 18.0)
-        yield {True: p, False: 1.0 - p}
+        slash = _likely(_slashed(ink, _card_corners((x, y, w, h)), ppm), 0.3, 20.0)
+        yield {True: 1.0 - (1.0 - p) * (1.0 - slash), False: (1.0 - p) * (1.0 - slash)}
+
+
+def _slashed(ink: np.ndarray, corners: Sequence[Box], ppm: float) -> float:
+    """How well a stroke runs through one of a box's corners where nothing is printed: the share of the
+    corner's columns it inks, and (twice) of its rows, whichever is less, at the best corner.
+
+    A slash crosses a corner on its way from one to the other (a short one reaches at least one of
+    them); the print's edges bleed into one column or one row of a corner, not into both.
+    """
+    best = 0.0
+    for corner in corners:
+        on = _crop(ink, corner, ppm, 0.0) > INK
+        # A box's printed edge that the photo blurred, or a fold moved, into a corner inks a row or a
+        # column of it end to end, which a slash never does: such rows and columns at its sides are left out.
+        on = on[_inside_rows(on, ppm)]
+        on = on[:, _inside_rows(on.T, ppm)]
+        if on.size:
+            best = max(best, min(float(on.any(axis=0).mean()), 2.0 * float(on.any(axis=1).mean())))
+    return best
+
+
+def _card_corners(box: Box) -> tuple[Box, ...]:
+    """The four corners of a card beside its numeral (15 pt, bold: 3.6 mm wide) and its bars (55 % of
+    the card's width), 0.6 mm inside its edge."""
+    x, y, w, h = box
+    side, low = w / 2 - 2.1 - 0.6, w * 0.225 - 0.6 - 0.6
+    return ((x + 0.6, y + 0.8, side, 6.0), (x + w - 0.6 - side, y + 0.8, side, 6.0),
+            (x + 0.6, y + 7.2, low, h - 8.0), (x + w - 0.6 - low, y + 7.2, low, h - 8.0))
+
+
+def _bonus_corners(box: Box) -> tuple[Box, ...]:
+    """The four corners of a bonus box beside its value (12 pt, bold, up to two digits: 4.8 mm wide)
+    and the word under it, 0.6 mm inside its edge."""
+    x, y, w, h = box
+    side, half = w / 2 - 2.9 - 0.6, (h - 1.6) / 2
+    columns, rows = (x + 0.6, x + w - 0.6 - side), (y + 0.8, y + 0.8 + half)
+    return tuple((cx, cy, side, half) for cx in columns for cy in rows)
 
 
 def _crossed(ink: np.ndarray, box: Box, ppm: float, strip: float) -> Probs:
@@ -245,7 +400,10 @@ def _crossed(ink: np.ndarray, box: Box, ppm: float, strip: float) -> Probs:
         on = (_crop(ink, (sx, inner[0], strip, inner[1]), ppm, 0.0) > INK)[keep]
         cover.append(float(np.mean(on.any(axis=0))) if on.size else 0.0)
     p = _likely(min(cover), 0.5, 14.0)
-    return {True: p, False: 1.0 - p}
+    # A motion blur smears the value and the edge a millimetre into the corners (up to 0.29 on seed 1's
+    # photos); a slash across them reached 0.58 or more.
+    slash = _likely(_slashed(ink, _bonus_corners(box), ppm), 0.42, 25.0)
+    return {True: 1.0 - (1.0 - p) * (1.0 - slash), False: (1.0 - p) * (1.0 - slash)}
 
 
 def _inside_rows(on: np.ndarray, ppm: float, reach: float = 1.0) -> slice:

@@ -130,7 +130,7 @@ def scan_image(
     ink = ink_map(sheet)
     if float(np.mean(ink > 0.28)) > 0.35:
         raise UnreadableImage(_("the picture inside the markers is not a score sheet"), source=source)
-    resolved = resolve(measure(ink, side, aligned(ink, lay, PPM), PPM), side, deck)
+    resolved = resolve(measure(ink, side, aligned(ink, lay, PPM, side), PPM), side, deck)
     report = judged(resolved.marks, deck, scoring, source)
     uncertain = staked(resolved.uncertain, resolved.marks, deck, scoring)
     # Only a doubt that could change the score, the verdict or the race needs a person.

@@ -1,4 +1,5 @@
-"""Phone photos as they come: a second sheet in view, a fold, a hidden corner marker. Each reading is
+"""Phone photos as they come: a second sheet in view, a fold, a hidden corner marker, and the ways players
+circle islands and cross boxes off besides the usual ones. Each reading is
 checked against the game that drew the sheet, never against the reader's own pipeline."""
 
 from __future__ import annotations
@@ -95,3 +96,68 @@ def test_a_photo_with_two_corner_markers_hidden_says_which(kit, tmp_path):
         with language(lang), pytest.raises(TableError) as err:
             read_photo(photo.read_bytes(), truth.side)
         assert all(w in str(err.value) for w in words), (lang, str(err.value))
+
+
+def _styled(kit, seed, style, pen, name="A", camera_seed=None):
+    """A game's sheet marked in `style` with `pen`, photographed by a plain 3 MP camera, and its reading."""
+    deck, scoring = kit
+    record, truth = _game(kit, seed, name)
+    rng = random.Random(seed)
+    sheet = filled_sheet(truth, deck, scoring, "a4", rng, pen, style=style)
+    cam = Camera(megapixels=3.0, turn=-2.0, tilt=0.05)
+    return record, truth, _read(photograph(sheet, cam, random.Random(camera_seed or seed)), kit)
+
+
+@pytest.mark.parametrize(("seed", "pen"), [(31, "pencil"), (32, "black"), (38, "felt")])
+def test_circles_traced_over_the_printed_ring_are_read_as_circled(kit, seed, pen):
+    # No ink shows outside the ring: the ring itself is lighter (the pen covers the print) or wider than
+    # the printed rings of the islands left uncircled on the same sheet.
+    deck, scoring = kit
+    record, truth, scan = _styled(kit, seed, "over the ring", pen)
+    assert scan.marks.circled == truth.circled
+    assert scan.marks.numerals == truth.numerals
+    assert scan.status is ScanStatus.OK
+    assert scan.validation.score == validate(record, deck, scoring).score
+
+
+@pytest.mark.parametrize(("seed", "pen"), [(34, "blue"), (35, "pencil")])
+def test_circles_drawn_inside_the_ring_are_read_and_kept_out_of_the_numeral(kit, seed, pen):
+    deck, scoring = kit
+    record, truth, scan = _styled(kit, seed, "inside the ring", pen, "B")
+    assert scan.marks.circled == truth.circled
+    assert scan.marks.numerals == truth.numerals  # the inner circle is not read as part of the digit
+    assert scan.status is ScanStatus.OK
+    assert scan.validation.score == validate(record, deck, scoring).score
+
+
+@pytest.mark.parametrize(("seed", "pen"), [(40, "pencil"), (37, "blue")])
+def test_cards_and_first_boxes_marked_with_one_slash_are_crossed(kit, seed, pen):
+    # A slash from corner to corner misses one of a card's side strips; it crosses the card's corners
+    # beside the printed numeral and bars.
+    deck, scoring = kit
+    record, truth = _game(kit, seed)
+    truth = dataclasses.replace(truth, lost_first=frozenset({"six"}))
+    rng = random.Random(seed)
+    sheet = filled_sheet(truth, deck, scoring, "a4", rng, pen, style="slash")
+    scan = _read(photograph(sheet, Camera(megapixels=3.0, turn=2.0, tilt=0.05), random.Random(seed)), kit)
+    assert scan.marks.cards == truth.cards
+    assert scan.marks.lost_first == truth.lost_first
+    assert dict(scan.marks.goals) == dict(truth.goals)
+    assert scan.status is ScanStatus.OK
+
+
+@pytest.mark.parametrize(("seed", "name"), [(51, "B"), (52, "A")])
+def test_a_fold_across_the_board_moves_the_islands_and_they_are_read_where_printed(kit, seed, name):
+    # A 6 mm fold shifts the middle of the paper by up to 2.4 mm: each island is looked for around its
+    # place on the flat page (its printed ring), or its circle and numeral are measured beside them.
+    deck, scoring = kit
+    record, truth = _game(kit, seed, name)
+    rng = random.Random(seed)
+    sheet = filled_sheet(truth, deck, scoring, "a4", rng, "blue")
+    cam = Camera(megapixels=3.0, turn=1.0, tilt=0.05, curl=6.0)
+    scan = _read(photograph(sheet, cam, random.Random(seed)), kit)
+    assert scan.marks.circled == truth.circled
+    assert scan.marks.numerals == truth.numerals
+    assert scan.marks.bridges == truth.bridges
+    assert scan.status is ScanStatus.OK
+    assert scan.validation.score == validate(record, deck, scoring).score
