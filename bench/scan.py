@@ -10,7 +10,8 @@ megapixels). The reading is compared with the game that drew it.
         default plan), then reads photos whose digits all come from that source;
     python bench/scan.py --conditions --count 20
         the shipped networks, one row per phone-photo case (tests/photos.py CONDITIONS) and per way of
-        marking boxes and circles (BOX_STYLES, CIRCLE_STYLES), digits by the pen model's writers;
+        marking boxes and circles (BOX_STYLES, CIRCLE_STYLES), digits by the pen model's writers
+        (`--case slash --case fold` for only those rows);
     python bench/scan.py --writers optdigits --count 300
         the shipped networks, digits by the pen model's writers (render/handwriting.npz).
 """
