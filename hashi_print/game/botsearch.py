@@ -27,6 +27,7 @@ class Search:
                  model: str, weight: float, power: float, per: float,
                  bonus: tuple[float, float, float]) -> None:
         self.n = len(adj_lane)
+        self.identity = list(range(self.n))
         self.ends_a = ends_a
         self.ends_b = ends_b
         self.crossings = crossings
@@ -87,13 +88,44 @@ class Search:
                 chance[i] = 1.0
                 circled += 1
                 continue
+            # Can the island still get the bridges it needs over its open lanes, given its neighbours'
+            # room? (Counted only until it reaches the need.)
             need = v - c
-            if self.room(i, need, num, br, cnt, blocks, adj_lane[i], adj_other[i]) < need:
+            avail = 0
+            lanes = adj_lane[i]
+            others = adj_other[i]
+            for pos in range(len(lanes)):
+                k = lanes[pos]
+                b = br[k]
+                if blocks[k] or b == 2:
+                    continue
+                o = others[pos]
+                vo = num[o]
+                room = vo - cnt[o] if vo else ROOM_FREE
+                if room > 0:
+                    avail += 2 - b if 2 - b < room else room
+                    if avail >= need:
+                        break
+            if avail < need:
                 total -= self.dead
             else:
                 chance[i] = p_need[need]
                 open_need += need
                 open_islands.append(i)
+        self.share(chance, cnt, bare, wanting, open_islands, open_need)
+        total += self.per * sum(chance)
+        if self.red_value:
+            total += self.colour(self.red, self.red_value, num, cnt, chance)
+        if self.blue_value:
+            total += self.colour(self.blue, self.blue_value, num, cnt, chance)
+        if self.six:
+            total += self.six_value(num, cnt, bridged, chance, circled)
+        return total
+
+    def share(self, chance: list[float], cnt: list[int], bare: list[int], wanting: list[int],
+              open_islands: list[int], open_need: int) -> None:
+        """Scale the chances down where the cards left cannot serve every island that waits for them
+        (`wanting[c]`: the unnumbered islands with c bridges, which wait for the numeral c)."""
         supply = self.supply
         for i in bare:
             c = cnt[i]
@@ -105,33 +137,6 @@ class Search:
             scale = self.ends_supply / open_need
             for i in open_islands:
                 chance[i] *= scale
-        total += self.per * sum(chance)
-        if self.red_value:
-            total += self.colour(self.red, self.red_value, num, cnt, chance)
-        if self.blue_value:
-            total += self.colour(self.blue, self.blue_value, num, cnt, chance)
-        if self.six:
-            total += self.six_value(num, cnt, bridged, chance, circled)
-        return total
-
-    def room(self, i: int, need: int, num: list[int], br: list[int], cnt: list[int], blocks: list[int],
-             lanes: list[int], others: list[int]) -> int:
-        """The bridges numbered island i could still get over its open lanes, given its neighbours' room
-        (counted only until it reaches `need`)."""
-        avail = 0
-        for pos in range(len(lanes)):
-            k = lanes[pos]
-            b = br[k]
-            if blocks[k] or b == 2:
-                continue
-            o = others[pos]
-            vo = num[o]
-            room = vo - cnt[o] if vo else ROOM_FREE
-            if room > 0:
-                avail += 2 - b if 2 - b < room else room
-                if avail >= need:
-                    return avail
-        return avail
 
     def colour(self, flagged: list[int], value: float, num: list[int], cnt: list[int],
                chance: list[float]) -> float:
@@ -158,38 +163,67 @@ class Search:
     def six_value(self, num: list[int], cnt: list[int], bridged: list[int], chance: list[float],
                   circled: int) -> float:
         """The six-group goal: its value when reached, else a share for the best bridged group."""
-        n = self.n
-        ends_a = self.ends_a
-        ends_b = self.ends_b
         if self.strict or circled >= 6:
-            # Groups of circled islands joined by bridges (union-find; a root is its group's first island).
-            parent = list(range(n))
-            for k in bridged:
-                a = ends_a[k]
-                b = ends_b[k]
-                va = num[a]
-                vb = num[b]
-                if va and vb and cnt[a] == va and cnt[b] == vb:
-                    _union(parent, a, b)
-            sizes = [0] * n
-            for i in range(n):
-                root = parent[parent[i]]
-                parent[i] = root
-                v = num[i]
-                if v and cnt[i] == v:
-                    sizes[root] += 1
-            largest = max(sizes)
+            largest = self.circled_group(num, cnt, bridged)
             if circled >= 6 and largest >= 6:
                 return self.six
             if self.strict:
                 return self.weight * self.six * (largest / 6) ** 2
-        # Groups of islands that may still be circled, joined by bridges, weighed by their chances.
-        parent = list(range(n))
+        return self.weight * self.six * min(1.0, self.expected_group(chance, bridged) / 6) ** 3
+
+    def circled_group(self, num: list[int], cnt: list[int], bridged: list[int]) -> int:
+        """The size of the largest group of circled islands joined by bridges."""
+        n = self.n
+        ends_a = self.ends_a
+        ends_b = self.ends_b
+        # Union-find; a root is its group's first island, so in island order it is found first.
+        parent = self.identity.copy()
+        for k in bridged:
+            a = ends_a[k]
+            b = ends_b[k]
+            va = num[a]
+            vb = num[b]
+            if va and vb and cnt[a] == va and cnt[b] == vb:
+                while parent[a] != a:
+                    a = parent[a]
+                while parent[b] != b:
+                    b = parent[b]
+                if a < b:
+                    parent[b] = a
+                elif b < a:
+                    parent[a] = b
+        sizes = [0] * n
+        largest = 0
+        for i in range(n):
+            root = parent[parent[i]]
+            parent[i] = root
+            v = num[i]
+            if v and cnt[i] == v:
+                size = sizes[root] + 1
+                sizes[root] = size
+                if size > largest:
+                    largest = size
+        return largest
+
+    def expected_group(self, chance: list[float], bridged: list[int]) -> float:
+        """The largest sum of chances over a group of islands that may still be circled, joined by
+        bridges (each group summed in island order)."""
+        n = self.n
+        ends_a = self.ends_a
+        ends_b = self.ends_b
+        parent = self.identity.copy()
         for k in bridged:
             a = ends_a[k]
             b = ends_b[k]
             if chance[a] > 0 and chance[b] > 0:
-                _union(parent, a, b)
+                while parent[a] != a:
+                    a = parent[a]
+                while parent[b] != b:
+                    b = parent[b]
+                if a < b:
+                    parent[b] = a
+                elif b < a:
+                    parent[a] = b
         expected = [0.0] * n
         for i in range(n):
             root = parent[parent[i]]
@@ -197,7 +231,11 @@ class Search:
             c = chance[i]
             if c > 0:
                 expected[root] += c
-        return self.weight * self.six * min(1.0, max(expected) / 6) ** 3
+        largest = expected[0]
+        for i in range(1, n):
+            if expected[i] > largest:
+                largest = expected[i]
+        return largest
 
     def add(self, k: int, br: list[int], cnt: list[int], blocks: list[int], bridged: list[int]) -> None:
         """Add one bridge on lane k, updating counts, crossing blocks and the bridged lanes."""
@@ -299,18 +337,6 @@ class Search:
                 num[choice] = 0
         assert best is not None
         return best
-
-
-def _union(parent: list[int], a: int, b: int) -> None:
-    """Join the groups of islands a and b, the smaller root becoming the root of both."""
-    while parent[a] != a:
-        a = parent[a]
-    while parent[b] != b:
-        b = parent[b]
-    if a < b:
-        parent[b] = a
-    elif b < a:
-        parent[a] = b
 
 
 def _by_value_then_lanes(item: tuple[tuple[int, ...], float]) -> tuple[float, tuple[int, ...]]:
