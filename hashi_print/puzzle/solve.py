@@ -8,7 +8,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TypedDict
@@ -17,6 +17,7 @@ import pysolvers
 from pysat.solvers import Solver
 
 from hashi_print.errors import HashiError
+from hashi_print.geometry import Geometry
 from hashi_print.puzzle.model import Puzzle, Solution, Status
 from hashi_print.puzzle.presolve import presolve
 from hashi_print.puzzle.sat import BACKENDS, MODES, blocking_clause, built_lanes, cut_clauses, decode, encode
@@ -181,34 +182,11 @@ def solutions(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
         for known in exclude:
             solver.add_clause(blocking_clause(enc, known.lane_counts(geo)))
         stats.add += clock() - started
-        while True:
-            started = clock()
-            found = _search(solver)
-            model: list[int] = solver.get_model() if found else []
-            searched = clock()
-            stats.search += searched - started
-            if not found:
-                return
-            cuts = cut_clauses(geo, enc, built_lanes(enc, model))
-            if cuts:
-                stats.cuts += len(cuts)
-                if stats.rounds is not None:
-                    counts = decode(enc, model)
-                    stats.rounds.append((counts, geo.components(k for k, c in enumerate(counts) if c), cuts))
-                if not all(cuts):
-                    stats.connect += clock() - searched
-                    return
-                for clause in cuts:
-                    solver.add_clause(clause)
-                stats.connect += clock() - searched
-                continue
-            checked = clock()
-            stats.connect += checked - searched
-            counts = decode(enc, model)
-            solution = Solution.from_lane_counts(geo, counts)
-            stats.decode += clock() - checked
-            yield solution
-            solver.add_clause(blocking_clause(enc, counts))
+        yield from _cut_and_block(
+            solver, geo, stats,
+            lambda model: cut_clauses(geo, enc, built_lanes(enc, model)),
+            lambda model: decode(enc, model),
+            lambda model, counts: blocking_clause(enc, counts))
 
 
 def _presolved_solutions(puzzle: Puzzle, backend: str, exclude: Iterable[Solution],
@@ -240,38 +218,49 @@ def _presolved_solutions(puzzle: Puzzle, backend: str, exclude: Iterable[Solutio
         for clause in blocks:
             solver.add_clause(clause)
         stats.add += clock() - started
-        while True:
-            started = clock()
-            found = _search(solver)
-            model: list[int] = solver.get_model() if found else []
-            searched = clock()
-            stats.search += searched - started
-            if not found:
-                return
-            cuts = pre.cuts(model)
-            if cuts:
-                stats.cuts += len(cuts)
-                if stats.rounds is not None:
-                    counts = pre.counts(model)
-                    stats.rounds.append((counts, geo.components(k for k, c in enumerate(counts) if c), cuts))
-                if not all(cuts):
-                    stats.connect += clock() - searched
-                    return
-                for clause in cuts:
-                    solver.add_clause(clause)
+        # Every variable names a bridge above the base, so the true ones name an arrangement.
+        yield from _cut_and_block(solver, geo, stats, pre.cuts, pre.counts,
+                                  lambda model, counts: [-v for v in model if v > 0] or None)
+
+
+def _cut_and_block(solver: Solver, geo: Geometry, stats: SolveStats,
+                   cuts_of: Callable[[list[int]], list[list[int]]],
+                   counts_of: Callable[[list[int]], tuple[int, ...]],
+                   block_of: Callable[[list[int], tuple[int, ...]], list[int] | None]) -> Iterator[Solution]:
+    """Search, add the cuts of each disconnected answer, yield each connected one and block it (no
+    blocking clause: the last one), until the solver finds no more."""
+    clock = time.perf_counter
+    while True:
+        started = clock()
+        found = _search(solver)
+        model: list[int] = solver.get_model() if found else []
+        searched = clock()
+        stats.search += searched - started
+        if not found:
+            return
+        cuts = cuts_of(model)
+        if cuts:
+            stats.cuts += len(cuts)
+            if stats.rounds is not None:
+                counts = counts_of(model)
+                stats.rounds.append((counts, geo.components(k for k, c in enumerate(counts) if c), cuts))
+            if not all(cuts):
                 stats.connect += clock() - searched
-                continue
-            checked = clock()
-            stats.connect += checked - searched
-            counts = pre.counts(model)
-            solution = Solution.from_lane_counts(geo, counts)
-            stats.decode += clock() - checked
-            yield solution
-            # Every variable names a bridge above the base, so the true ones name this arrangement.
-            block = [-v for v in model if v > 0]
-            if not block:
                 return
-            solver.add_clause(block)
+            for clause in cuts:
+                solver.add_clause(clause)
+            stats.connect += clock() - searched
+            continue
+        checked = clock()
+        stats.connect += checked - searched
+        counts = counts_of(model)
+        solution = Solution.from_lane_counts(geo, counts)
+        stats.decode += clock() - checked
+        yield solution
+        block = block_of(model, counts)
+        if block is None:
+            return
+        solver.add_clause(block)
 
 
 def solve(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
