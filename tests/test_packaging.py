@@ -62,3 +62,39 @@ def test_write_layouts_writes_into_the_named_folder(tmp_path):
     assert result.exit_code == 0, result.output
     for name in DESIGNED_FILES:
         assert (target / name).read_text() == (tmp_path / "d" / "layouts" / name).read_text()
+
+
+def _module_level_imports(path: Path) -> set[str]:
+    """The top-level names a module imports when it is loaded (not inside functions or TYPE_CHECKING)."""
+    import ast
+
+    names: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_every_module_level_import_is_a_runtime_dependency():
+    # A plain `pip install .` brings only [project] dependencies: an import that only the test extra
+    # satisfies passes every test in the checkout and breaks the installed command.
+    import importlib.metadata
+    import re
+    import sys
+
+    declared = {
+        re.split(r"[<>=!~\[; ]", spec, maxsplit=1)[0].lower().replace("_", "-")
+        for spec in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    }
+    providers = importlib.metadata.packages_distributions()
+    missing = {}
+    for path in (ROOT / "hashi_print").rglob("*.py"):
+        for name in _module_level_imports(path):
+            if name in sys.stdlib_module_names or name in ("hashi_print", "__future__"):
+                continue
+            dists = {d.lower().replace("_", "-") for d in providers.get(name, [name])}
+            if not dists & declared:
+                missing[f"{path.relative_to(ROOT)}: {name}"] = sorted(dists)
+    assert not missing, f"add to [project] dependencies: {missing}"
