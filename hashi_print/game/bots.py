@@ -10,7 +10,7 @@ import hashlib
 import importlib
 import os
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from math import comb
@@ -24,6 +24,9 @@ from hashi_print.game.rules import GameState, Move, legal_moves
 from hashi_print.game.scoring import Scoring
 
 MAX_NUMERAL = 6
+# Turns whose searched moves are kept per side (later positions almost never recur), and at most how many.
+OPENING_TURNS = 3
+OPENING_KEPT = 50_000
 NATIVE = "hashi_print.game._botsearch_native"
 
 
@@ -82,6 +85,11 @@ class Tables:
     def adj_other(self) -> list[list[int]]:
         """The island at the far end of each of `adj_lane`'s lanes."""
         return [[o for _, o in a] for a in self.adj]
+
+    @cached_property
+    def opening_moves(self) -> dict[Hashable, tuple[int, tuple[int, ...]]]:
+        """The bots' searched moves of the first turns on this side, by everything the search reads."""
+        return {}
 
 
 # Tables by side, looked up by identity: hashing a side (all its islands) on every move cost more
@@ -177,22 +185,31 @@ def strong_outlook(state: GameState, card: Card, context: Context,
         pair = (c.numeral, c.bridges)
         if pair in unseen:
             unseen.remove(pair)
-    return _outlook(CARDS_PLAYED - state.turn - 1, tuple(sorted(unseen)), params)
+    numerals = [0] * (MAX_NUMERAL_COUNTED + 1)
+    for numeral, _ in unseen:
+        if numeral <= MAX_NUMERAL_COUNTED:
+            numerals[numeral] += 1
+    bridges = sum(b for _, b in unseen)
+    return _outlook(CARDS_PLAYED - state.turn - 1, len(unseen), tuple(numerals), bridges, params)
+
+
+# The outlook reads the unseen cards only through how many there are, how many show each numeral up to
+# this, and their bridges in all: keyed by those, one outlook serves every deal that leaves them alike.
+MAX_NUMERAL_COUNTED = 12
 
 
 @lru_cache(maxsize=4096)
-def _outlook(left: int, unseen: tuple[tuple[int, int], ...], params: StrongParams) -> Outlook:
-    """The strong outlook for `left` turns to play and the unseen cards' (numeral, bridges), sorted (the
-    same cards come up again and again over many games)."""
-    pool = len(unseen)
+def _outlook(left: int, pool: int, numerals: tuple[int, ...], bridges: int, params: StrongParams) -> Outlook:
+    """The strong outlook for `left` turns to play and `pool` unseen cards, `numerals[v]` of which show
+    the numeral v, with `bridges` bridges in all."""
     draws = min(left, pool)
     q = left / (left + params.q_offset)
-    mean_bridges = sum(bridges for _, bridges in unseen) / pool if pool else 0.0
+    mean_bridges = bridges / pool if pool else 0.0
     p_need = tuple(q ** r if left > 0 else 0.0 for r in range(13))
     p_bare = [0.0]
     supply = [0.0]
     for value in range(1, 13):
-        m = sum(1 for numeral, _ in unseen if numeral == value)
+        m = numerals[value]
         supply.append(m * draws / pool if pool else 0.0)
         if draws <= 0 or m == 0:
             p_bare.append(0.0)
@@ -263,13 +280,33 @@ def best_move(state: GameState, card: Card, context: Context, out: Outlook, sear
     # A goal already reached adds the same value to every candidate: leave it out of the comparison.
     reached = {g for g, _ in state.goals}
     red, blue, six = (0.0 if g in reached else float(sc.bonus[g][0]) for g in ("red", "blue", "six"))
+    per = float(sc.per_circled)
+    bonus = (red, blue, six)
+    if state.turn >= OPENING_TURNS:
+        island, lanes = _search(state, card, t, out, per, bonus, search, context.partial)
+    else:
+        # The first turns' positions recur across games (one setup, few distinct first cards): search
+        # each once. The kernel is in the key so that a replay with the other kernel searches afresh.
+        key = (SEARCH, state.numerals, state.bridges, card.numeral, card.bridges, out, per, bonus,
+               search, context.partial)
+        memo = t.opening_moves
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= OPENING_KEPT:
+                memo.clear()
+            found = memo[key] = _search(state, card, t, out, per, bonus, search, context.partial)
+        island, lanes = found
+    return Move(None if island == botsearch.NO_ISLAND else (island, card.numeral), lanes)
+
+
+def _search(state: GameState, card: Card, t: Tables, out: Outlook, per: float,
+            bonus: tuple[float, float, float], search: Search, partial: bool) -> tuple[int, tuple[int, ...]]:
+    """Run the kernel's search for one move: the numeral's island (or NO_ISLAND) and the bridges' lanes."""
     num = [v or 0 for v in state.numerals]
     cnt = list(state.counts)
     choices = numeral_choices(num, cnt, card, t)
-    island, lanes = kernel(t, out, float(sc.per_circled), (red, blue, six)).best(
-        num, list(state.bridges), cnt, card.numeral, card.bridges, choices, search.numerals, search.beam,
-        context.partial)
-    return Move(None if island == botsearch.NO_ISLAND else (island, card.numeral), lanes)
+    return kernel(t, out, per, bonus).best(num, list(state.bridges), cnt, card.numeral, card.bridges, choices,
+                                           search.numerals, search.beam, partial)
 
 
 def _add(k: int, br: list[int], cnt: list[int], blocks: list[int], t: Tables, sign: int) -> None:

@@ -212,10 +212,12 @@ class Search:
         ends_a = self.ends_a
         ends_b = self.ends_b
         parent = self.identity.copy()
+        joined = False
         for k in bridged:
             a = ends_a[k]
             b = ends_b[k]
             if chance[a] > 0 and chance[b] > 0:
+                joined = True
                 while parent[a] != a:
                     a = parent[a]
                 while parent[b] != b:
@@ -224,6 +226,9 @@ class Search:
                     parent[b] = a
                 elif b < a:
                     parent[a] = b
+        if not joined:
+            # Every group is one island, whose sum is its chance (none is negative).
+            return max(chance)
         expected = [0.0] * n
         for i in range(n):
             root = parent[parent[i]]

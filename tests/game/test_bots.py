@@ -135,3 +135,32 @@ def test_the_kept_worker_pool_plays_each_batch_with_its_own_side_and_seed(side, 
 def test_unknown_strategy_is_refused():
     with pytest.raises(ValueError, match="unknown strategy"):
         simulate(fixture_side(), fixture_deck(), ["clever"], 1, 1, scoring=fixture_scoring(), workers=1)
+
+
+def test_the_first_turns_moves_are_searched_once_per_position_and_kernel(side, deck, scoring, monkeypatch):
+    from hashi_print.game import bots, botsearch
+
+    searched: list[int] = []
+    search = bots._search
+
+    def counted(state, *args):
+        searched.append(state.turn)
+        return search(state, *args)
+
+    monkeypatch.setattr(bots, "_search", counted)
+    monkeypatch.setattr(bots, "SEARCH", botsearch.Search)
+    bots.tables_of(side).opening_moves.clear()  # other tests may have played this opening
+    first = play_game(side, deck, scoring, "strong", "hostile", 11, 5)
+    assert searched.count(0) == 1
+    searched.clear()
+    # The same game again: its first turns come from the kept moves, and the moves are the same.
+    assert play_game(side, deck, scoring, "strong", "hostile", 11, 5) == first
+    assert min(searched) == bots.OPENING_TURNS and len(searched) == 17 - bots.OPENING_TURNS
+    searched.clear()
+
+    class Other(botsearch.Search):
+        """Another kernel with the same moves."""
+
+    monkeypatch.setattr(bots, "SEARCH", Other)
+    assert play_game(side, deck, scoring, "strong", "hostile", 11, 5) == first
+    assert searched.count(0) == 1
