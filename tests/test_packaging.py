@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sysconfig
 import tomllib
 from pathlib import Path
@@ -98,3 +99,18 @@ def test_every_module_level_import_is_a_runtime_dependency():
             if not dists & declared:
                 missing[f"{path.relative_to(ROOT)}: {name}"] = sorted(dists)
     assert not missing, f"add to [project] dependencies: {missing}"
+
+
+def test_an_install_without_a_c_compiler_keeps_the_pure_python_bots(monkeypatch, tmp_path, capsys):
+    import setup
+
+    def no_compiler(command, **kwargs):
+        raise subprocess.CalledProcessError(1, command)
+
+    monkeypatch.setattr(setup.subprocess, "run", no_compiler)
+    build = setup.BuildKernel(setup.KernelDistribution())
+    build.inplace, build.build_lib = False, str(tmp_path)
+    build.run()
+    assert build.get_outputs() == [] and not list(tmp_path.rglob("*.so"))
+    assert "compiled kernel was not built" in capsys.readouterr().err
+    assert setup.KernelDistribution().has_ext_modules()  # the wheel is tagged for the platform either way

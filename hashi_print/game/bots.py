@@ -31,7 +31,7 @@ NATIVE = "hashi_print.game._botsearch_native"
 
 
 def search_class() -> type[botsearch.Search]:
-    """The search kernel: the compiled one (scripts/build_native_bots.py) when it was built from the
+    """The search kernel: the compiled one (setup.py, scripts/build_native_bots.py) when it was built from the
     botsearch.py beside it and HASHI_PURE_BOTS is not set, else the pure Python one (same moves)."""
     if os.environ.get("HASHI_PURE_BOTS"):
         return botsearch.Search
