@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import product
-from operator import itemgetter
+from itertools import compress, count, product
+from operator import itemgetter, sub
 
 from hashi_print.geometry import group_roots
 from hashi_print.puzzle.model import Puzzle
@@ -94,18 +94,30 @@ def lane_bounds(puzzle: Puzzle) -> tuple[list[int], list[int], list[int], list[i
     geo = puzzle.geometry
     clue = puzzle.clues
     ends = geo.ends
-    lanes_of = geo.lanes_of
-    cross = geo.crossings
-    lo, hi, least, most = _first_bounds(clue, ends)
+    lo, hi, least, most = _first_bounds(clue, ends, geo.lanes_of)
     todo = list(range(len(clue) - 1, -1, -1))
     queued = [True] * len(clue)
+    while True:
+        if not _propagate(clue, ends, geo.lanes_of, geo.crossings, (lo, hi, least, most), todo, queued):
+            return None
+        if not _isolate(clue, ends, (lo, hi, least, most), todo, queued):
+            return lo, hi, least, most
+
+
+Bounds = tuple[list[int], list[int], list[int], list[int]]
+
+
+def _propagate(clue: Sequence[int], ends: Sequence[tuple[int, int]], lanes_of: Sequence[Sequence[int]],
+               cross: Sequence[Sequence[int]], bounds: Bounds, todo: list[int], queued: list[bool]) -> bool:
+    """Tighten lanes by the queued islands' sums until nothing changes; False on a contradiction."""
+    lo, hi, least, most = bounds
     while todo:
         i = todo.pop()
         queued[i] = False
         up = clue[i] - least[i]
         down = most[i] - clue[i]
         if up < 0 or down < 0:
-            return None
+            return False
         if (up > 1 and down > 1) or up == down == 0:
             continue  # no lane carries more than two bridges, so none can be tightened
         # One pass settles this island's own sum; the lanes it tightens wake the islands at their far ends.
@@ -125,27 +137,56 @@ def lane_bounds(puzzle: Puzzle) -> tuple[list[int], list[int], list[int], list[i
                 least[a] += raise_by
                 least[b] += raise_by
                 if not old_lo and not _close_crossers(cross[x], ends, lo, hi, most, todo, queued):
-                    return None
+                    return False
             j = b if a == i else a
             if not queued[j]:
                 queued[j] = True
                 todo.append(j)
-    return lo, hi, least, most
+    return True
 
 
-def _first_bounds(clue: Sequence[int], ends: Sequence[tuple[int, int]]) -> tuple[list[int], list[int],
-                                                                                list[int], list[int]]:
+def _isolate(clue: Sequence[int], ends: Sequence[tuple[int, int]], bounds: Bounds, todo: list[int],
+             queued: list[bool]) -> bool:
+    """Lower each lane whose most bridges would close the two groups it joins off the rest; True if any.
+
+    A group is what the sure bridges join; its demand is what its islands still need beyond them.
+    Lane x between groups A and B closes A and B off when its `hi` bridges meet both demands in full
+    (the 1-1 and 2=2 caps are this rule for two lone islands). Bounds at each island keep `hi` at most
+    the smaller demand, so fewer bridges never close them.
+    """
+    lo, hi, least, most = bounds
+    n = len(clue)
+    label = group_roots(n, compress(ends, lo))
+    demand = [0] * n
+    size = [0] * n
+    for root, need in zip(label, map(sub, clue, least), strict=True):
+        demand[root] += need
+        size[root] += 1
+    woken = False
+    for x, (a, b), h, sure in zip(count(), ends, hi, lo):
+        if h and not sure:
+            ra, rb = label[a], label[b]
+            if ra != rb and demand[ra] + demand[rb] == 2 * h and size[ra] + size[rb] < n:
+                hi[x] = h - 1
+                most[a] -= 1
+                most[b] -= 1
+                for e in (a, b):
+                    if not queued[e]:
+                        queued[e] = True
+                        todo.append(e)
+                woken = True
+    return woken
+
+
+def _first_bounds(clue: Sequence[int], ends: Sequence[tuple[int, int]],
+                  lanes_of: Sequence[Sequence[int]]) -> Bounds:
     """Lane bounds before propagation: none sure, at most the smaller clue or 2 (1-1 and 2=2 less)."""
-    hi = [2 if clue[a] > 1 < clue[b] else 1 for a, b in ends]
     if len(clue) > 2:
         # sat.pair_clauses: a 1-1 or 2=2 pair would be a closed group of its own.
-        for k, (a, b) in enumerate(ends):
-            if clue[a] == clue[b] <= 2:
-                hi[k] = clue[a] - 1
-    most = [0] * len(clue)
-    for (a, b), h in zip(ends, hi, strict=True):
-        most[a] += h
-        most[b] += h
+        hi = [x - 1 if (x := clue[a]) == (y := clue[b]) <= 2 else 2 if x > 1 < y else 1 for a, b in ends]
+    else:
+        hi = [2 if clue[a] > 1 < clue[b] else 1 for a, b in ends]
+    most = [sum(map(hi.__getitem__, lanes)) for lanes in lanes_of]
     return [0] * len(ends), hi, [0] * len(clue), most
 
 
