@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 
@@ -270,6 +270,19 @@ class _Archipelago:
                 return None
         return None
 
+    def layout(self, geometry: Geometry) -> tuple[list[int], list[int]]:
+        """The clue of each island and the bridges on each lane of `geometry` (built on these islands)."""
+        index_of = geometry.index_of
+        lane_index = geometry.lane_index
+        clues = [0] * len(geometry.positions)
+        counts = [0] * len(geometry.lanes)
+        for (a, b), k in self.bridges.items():
+            i, j = index_of[a], index_of[b]
+            clues[i] += k
+            clues[j] += k
+            counts[lane_index[i, j]] = k
+        return clues, counts
+
     def to_puzzle(self) -> tuple[Puzzle, Solution]:
         """Freeze the archipelago into a puzzle (clues = bridge sums) and its solution."""
         clues: Counter[tuple[int, int]] = Counter()
@@ -425,7 +438,12 @@ def _add_loops(arch: _Archipelago, settings: Settings, rng: random.Random) -> No
 def repair(arch: _Archipelago, puzzle: Puzzle, ours: Solution, other: Solution, rng: random.Random) -> int:
     """Change the layout in each region where a second solution differs from ours; return the changes."""
     geo = puzzle.geometry
-    mine, theirs = ours.lane_counts(geo), other.lane_counts(geo)
+    return repair_lanes(arch, geo, ours.lane_counts(geo), other.lane_counts(geo), rng)
+
+
+def repair_lanes(arch: _Archipelago, geo: Geometry, mine: Sequence[int], theirs: Sequence[int],
+                 rng: random.Random) -> int:
+    """`repair` on the two solutions' bridges per lane of `geo`."""
     differ = [k for k in range(len(geo.lanes)) if mine[k] != theirs[k]]
     changes = 0
     for region in geo.components(differ):
@@ -437,7 +455,7 @@ def repair(arch: _Archipelago, puzzle: Puzzle, ours: Solution, other: Solution, 
     return changes
 
 
-def _repair_region(arch: _Archipelago, geo: Geometry, lanes: list[int], mine: tuple[int, ...],
+def _repair_region(arch: _Archipelago, geo: Geometry, lanes: list[int], mine: Sequence[int],
                    rng: random.Random) -> int:
     """Make one change on one of a region's differing lanes; return 1 when something changed.
 
@@ -509,28 +527,56 @@ def attempt(settings: Settings, seed: int, stats: GenerationStats,
 def _make_unique(arch: _Archipelago, settings: Settings, rng: random.Random,
                  stats: GenerationStats) -> tuple[Puzzle, Solution, int] | int:
     """Repair until the solver finds no second solution; the puzzle, or the changes spent on failing."""
-    from hashi_print.puzzle.repair_solver import RepairSolver
+    if settings.version >= 3:
+        return _make_unique_incremental(arch, settings, rng, stats)
     from hashi_print.puzzle.solve import other_solution
+
+    budget = settings.max_repairs
+    changes = 0
+    while True:
+        puzzle, solution = arch.to_puzzle()
+        stats.solver_calls += 1
+        # The repairs follow whichever second solution the solver returns, so versions 1 and 2 keep
+        # the fresh solver and whole formula (sat.encode) they were made with.
+        other = other_solution(puzzle, solution, presolved=False)
+        if other is None:
+            return puzzle, solution, changes
+        made = repair(arch, puzzle, solution, other, rng) if changes < budget else 0
+        if not made:
+            return changes
+        changes += made
+        stats.repairs += made
+
+
+def _make_unique_incremental(arch: _Archipelago, settings: Settings, rng: random.Random,
+                             stats: GenerationStats) -> tuple[Puzzle, Solution, int] | int:
+    """Version 3's repair loop: one incremental solver while the islands stay where they are.
+
+    Each question is asked on the clues and lane counts read off the layout; the puzzle and its
+    solution are made once, when it is unique (making them per question was a sixth of the loop).
+    """
+    from hashi_print.puzzle.model import shared_geometry
+    from hashi_print.puzzle.repair_solver import RepairSolver
 
     budget = settings.max_repairs
     changes = 0
     with ExitStack() as stack:
         checker: RepairSolver | None = None
+        placed = -1
         while True:
-            puzzle, solution = arch.to_puzzle()
+            if len(arch.islands) != placed:
+                # Islands are only ever added, so their count tells when the geometry must be rebuilt.
+                placed = len(arch.islands)
+                geo = shared_geometry(arch.rows, arch.cols, tuple(sorted(arch.islands)))
+            clues, mine = arch.layout(geo)
             stats.solver_calls += 1
-            if settings.version < 3:
-                # The repairs follow whichever second solution the solver returns, so versions 1 and 2
-                # keep the fresh solver and whole formula (sat.encode) they were made with.
-                other = other_solution(puzzle, solution, presolved=False)
-            else:
-                # Version 3: one incremental solver while the islands stay where they are.
-                if checker is None or checker.geometry is not puzzle.geometry:
-                    checker = stack.enter_context(RepairSolver(puzzle.geometry))
-                other = checker.other_solution(puzzle, solution)
-            if other is None:
+            if checker is None or checker.geometry is not geo:
+                checker = stack.enter_context(RepairSolver(geo))
+            theirs = checker.other_counts(clues, mine)
+            if theirs is None:
+                puzzle, solution = arch.to_puzzle()
                 return puzzle, solution, changes
-            made = repair(arch, puzzle, solution, other, rng) if changes < budget else 0
+            made = repair_lanes(arch, geo, mine, theirs, rng) if changes < budget else 0
             if not made:
                 return changes
             changes += made

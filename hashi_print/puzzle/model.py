@@ -107,7 +107,7 @@ class Puzzle:
     @cached_property
     def geometry(self) -> Geometry:
         """The lanes and crossings between this puzzle's islands."""
-        return _shared_geometry(self.rows, self.cols, tuple((i.row, i.col) for i in self.islands))
+        return shared_geometry(self.rows, self.cols, tuple((i.row, i.col) for i in self.islands))
 
     @cached_property
     def clues(self) -> tuple[int, ...]:
@@ -116,7 +116,7 @@ class Puzzle:
 
 
 @lru_cache(maxsize=64)
-def _shared_geometry(rows: int, cols: int, positions: tuple[tuple[int, int], ...]) -> Geometry:
+def shared_geometry(rows: int, cols: int, positions: tuple[tuple[int, int], ...]) -> Geometry:
     """Build a geometry once for puzzles that share their islands' places (the generator's repairs do)."""
     return build_geometry(rows, cols, positions)
 

@@ -10,6 +10,7 @@ cuts hold whatever the clues are, so they are kept for every later question.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import TracebackType
 
 from pysat.solvers import Solver
@@ -75,17 +76,22 @@ class RepairSolver:
         """A connected solution of `puzzle` other than `solution`, or None when it is unique."""
         if puzzle.geometry is not self.geometry:
             raise ValueError("the puzzle's islands are not where this solver's are")
+        other = self.other_counts(puzzle.clues, solution.lane_counts(self.geometry))
+        return None if other is None else Solution.from_lane_counts(self.geometry, other)
+
+    def other_counts(self, clues: Sequence[int], counts: Sequence[int]) -> tuple[int, ...] | None:
+        """The bridges per lane of a connected solution to `clues` other than `counts`, or None if none."""
         geo, enc, solver = self.geometry, self.enc, self.solver
-        assumptions = [self._selector(i, clue) for i, clue in enumerate(puzzle.clues)]
+        assumptions = [self._selector(i, clue) for i, clue in enumerate(clues)]
         block = self._new_var()
-        solver.add_clause([*blocking_clause(enc, solution.lane_counts(geo)), -block])
+        solver.add_clause([*blocking_clause(enc, counts), -block])
         assumptions.append(block)
         try:
             while _search(solver, assumptions):
                 model = solver.get_model()
                 cuts = cut_clauses(geo, enc, built_lanes(enc, model))
                 if not cuts:
-                    return Solution.from_lane_counts(geo, decode(enc, model))
+                    return decode(enc, model)
                 if not all(cuts):
                     return None
                 solver.append_formula(cuts)
