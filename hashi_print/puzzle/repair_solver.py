@@ -11,6 +11,7 @@ cuts hold whatever the clues are, so they are kept for every later question.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from types import TracebackType
 
 from pysat.solvers import Solver
@@ -24,7 +25,7 @@ from hashi_print.puzzle.sat import (
     crossing_clauses,
     cut_clauses,
     decode,
-    island_clue_clauses,
+    guarded_plan,
     lane_clauses,
 )
 from hashi_print.puzzle.solve import _search
@@ -38,6 +39,8 @@ class RepairSolver:
         n = len(geometry.lanes)
         self.enc = Encoding((), tuple(range(1, n + 1)), tuple(range(n + 1, 2 * n + 1)))
         self.next_var = 2 * n + 1
+        # Each lane's four literals (e1, e2, -e1, -e2), as the compiled clue templates read them.
+        self.quads = [(x, y, -x, -y) for x, y in zip(self.enc.e1, self.enc.e2, strict=True)]
         self.selectors: dict[tuple[int, int], int] = {}
         self.solver = Solver(name=backend)
         if backend == "cadical195":
@@ -62,15 +65,29 @@ class RepairSolver:
         self.next_var += 1
         return var
 
-    def _selector(self, island: int, clue: int) -> int:
-        """The literal that switches on "island has `clue` bridges", adding its clauses the first time."""
-        key = (island, clue)
-        sel = self.selectors.get(key)
-        if sel is None:
-            sel = self.selectors[key] = self._new_var()
-            clauses = island_clue_clauses(self.geometry, island, clue, self.enc.e1, self.enc.e2)
-            self.solver.append_formula([(*c, -sel) for c in clauses])
-        return sel
+    def _selectors(self, clues: Sequence[int]) -> list[int]:
+        """The literals that switch on "island i has clues[i] bridges", adding the clauses of new ones.
+
+        The clauses of all new selectors go to the solver in one call, in island order.
+        """
+        selectors = self.selectors
+        lanes_of = self.geometry.lanes_of
+        quads = self.quads
+        out = []
+        new: list[tuple[int, ...]] = []
+        for key in enumerate(clues):
+            sel = selectors.get(key)
+            if sel is None:
+                sel = selectors[key] = self._new_var()
+                island, clue = key
+                lanes = lanes_of[island]
+                pick, cuts = guarded_plan(len(lanes), clue)
+                flat = pick([*chain.from_iterable(map(quads.__getitem__, lanes)), -sel])
+                new += map(flat.__getitem__, cuts)
+            out.append(sel)
+        if new:
+            self.solver.append_formula(new)
+        return out
 
     def other_solution(self, puzzle: Puzzle, solution: Solution) -> Solution | None:
         """A connected solution of `puzzle` other than `solution`, or None when it is unique."""
@@ -82,7 +99,7 @@ class RepairSolver:
     def other_counts(self, clues: Sequence[int], counts: Sequence[int]) -> tuple[int, ...] | None:
         """The bridges per lane of a connected solution to `clues` other than `counts`, or None if none."""
         geo, enc, solver = self.geometry, self.enc, self.solver
-        assumptions = [self._selector(i, clue) for i, clue in enumerate(clues)]
+        assumptions = self._selectors(clues)
         block = self._new_var()
         solver.add_clause([*blocking_clause(enc, counts), -block])
         assumptions.append(block)

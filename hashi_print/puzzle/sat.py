@@ -119,15 +119,6 @@ def direct_clue_clauses(geo: Geometry, clues: Sequence[int], e1: Sequence[int],
     return out
 
 
-def island_clue_clauses(geo: Geometry, island: int, clue: int, e1: Sequence[int],
-                        e2: Sequence[int]) -> list[tuple[int, ...]]:
-    """One island's clauses of `direct_clue_clauses`: exactly `clue` bridges on its lanes."""
-    lanes = geo.lanes_of[island]
-    pick, cuts = _direct_plan(len(lanes), clue)
-    flat = pick([lit for k in lanes for lit in (e1[k], e2[k], -e1[k], -e2[k])])
-    return [flat[cut] for cut in cuts]
-
-
 @cache
 def _direct_plan(degree: int, clue: int) -> tuple[Callable[[Sequence[int]], tuple[int, ...]],
                                                   tuple[slice, ...]]:
@@ -136,11 +127,26 @@ def _direct_plan(degree: int, clue: int) -> tuple[Callable[[Sequence[int]], tupl
     The picker reads the four literals (e1, e2, -e1, -e2) of each lane in turn and returns every
     clause's literals in one flat tuple; the slices cut it back into clauses.
     """
+    return _compile(_direct_templates(degree, clue), None)
+
+
+@cache
+def guarded_plan(degree: int, clue: int) -> tuple[Callable[[Sequence[int]], tuple[int, ...]],
+                                                  tuple[slice, ...]]:
+    """`_direct_plan` with one more literal read after the lanes' and put at the end of every clause."""
+    return _compile(_direct_templates(degree, clue), 4 * degree)
+
+
+def _compile(templates: Sequence[Sequence[tuple[int, int, int]]],
+             guard: int | None) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], tuple[slice, ...]]:
+    """Compile clause templates into one picker over a table of literals and the slices of its clauses."""
     flat: list[int] = []
     cuts = []
-    for template in _direct_templates(degree, clue):
+    for template in templates:
         start = len(flat)
         flat += [4 * pos + level - 1 + (2 if sign < 0 else 0) for pos, level, sign in template]
+        if guard is not None:
+            flat.append(guard)
         cuts.append(slice(start, len(flat)))
     if len(flat) > 1:
         return itemgetter(*flat), tuple(cuts)
