@@ -32,8 +32,9 @@ from hashi_print.puzzle.model import GRADES, Grade, Puzzle, Solution
 
 __all__ = [
     "EASY", "EXPERT", "HARD", "MEDIUM", "OBVIOUS", "TECHNIQUES", "Change", "Deduction", "GradeResult", "Hint",
-    "Step", "check_state", "deduce", "grade", "grade_puzzle", "hint", "hint_steps", "island_names",
-    "lane_name", "next_hint", "step_json", "ConclusionJson", "StepJson", "GradeJson", "HintJson",
+    "Step", "check_state", "deduce", "grade", "grade_puzzle", "grade_within", "hint", "hint_steps",
+    "island_names", "lane_name", "next_hint", "step_json", "ConclusionJson", "StepJson", "GradeJson",
+    "HintJson",
 ]
 
 # Steps a player sees on paper without being told: lanes closed by full islands, crossed lanes, and
@@ -114,6 +115,19 @@ def grade(puzzle: Puzzle) -> Grade:
     result = deduce(puzzle, explain=False)
     if not result.solved:
         return Grade.BEYOND
+    return result.grade or Grade.EASY
+
+
+def grade_within(puzzle: Puzzle, most: Grade) -> Grade | None:
+    """Return the puzzle's grade when it is at most `most`, else None, without trying harder rungs.
+
+    Each rung's techniques run only when the lower rungs have nothing left to do, so a run stopped at
+    `most` is the first part of the full run: it finishes exactly when the full run needs no harder
+    rung, and then with the same grade (tests/puzzle/test_deduce.py compares the two).
+    """
+    result = deduce(puzzle, upto=most, explain=False)
+    if not result.solved:
+        return None
     return result.grade or Grade.EASY
 
 

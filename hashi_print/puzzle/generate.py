@@ -499,10 +499,6 @@ def _split_lane(arch: _Archipelago, cells: tuple[Cell, ...], rng: random.Random)
 def attempt(settings: Settings, seed: int, stats: GenerationStats,
             grade: Callable[[Puzzle], Grade] | None = None) -> GeneratedPuzzle | str:
     """Run one seeded attempt: a generated puzzle, or the name of the reason it was rejected."""
-    if grade is None:
-        from hashi_print.puzzle.deduce import grade as deduce_grade
-
-        grade = deduce_grade
     rng = random.Random(seed)
     stats.attempts += 1
     arch = grow(settings, rng)
@@ -515,13 +511,22 @@ def attempt(settings: Settings, seed: int, stats: GenerationStats,
         return REJECT_NOT_UNIQUE
     puzzle, solution, repairs = unique
     stats.grader_calls += 1
-    got = grade(puzzle)
-    rank, wanted = list(Grade).index(got), GRADES.index(settings.grade)
-    if rank < wanted:
-        return REJECT_TOO_EASY
-    if rank > wanted:
+    got = _grade(puzzle, settings.grade, grade)
+    if got is None:
         return REJECT_TOO_HARD
+    if GRADES.index(got) < GRADES.index(settings.grade):
+        return REJECT_TOO_EASY
     return GeneratedPuzzle(puzzle, solution, Grade(got), seed, settings.density, repairs, settings.version)
+
+
+def _grade(puzzle: Puzzle, wanted: Grade, grader: Callable[[Puzzle], Grade] | None) -> Grade | None:
+    """The puzzle's grade, or None when it is harder than `wanted` (the deducer stops at that rung)."""
+    if grader is None:
+        from hashi_print.puzzle.deduce import grade_within
+
+        return grade_within(puzzle, wanted)
+    got = grader(puzzle)
+    return got if list(Grade).index(got) <= GRADES.index(wanted) else None
 
 
 def _make_unique(arch: _Archipelago, settings: Settings, rng: random.Random,

@@ -20,6 +20,7 @@ from hashi_print.puzzle.deduce import (
     deduce,
     grade,
     grade_puzzle,
+    grade_within,
     hint,
     hint_steps,
     next_hint,
@@ -120,6 +121,19 @@ def test_levels_are_a_ladder_and_grade_is_the_lowest_that_solves() -> None:
         assert solved == sorted(solved)  # once solved, every higher level solves too
         lowest = next((lv for lv, ok in zip(GRADES, solved, strict=True) if ok), "beyond")
         assert grade(pz) == lowest
+
+
+def test_grading_within_a_rung_gives_the_full_grade_or_none_above_it(shared_data) -> None:
+    data = json.loads((shared_data / "janko-hashi.json").read_text())["data"]
+    puzzles = [parse_tatham_id(pid) for _, pid in tatham_fixture()[::2]]
+    puzzles += [parse_janko(data[name]["problem"]) for name in list(data)[::9]]
+    seen = set()
+    for pz in puzzles:
+        full = grade(pz)
+        seen.add(full)
+        for most in GRADES:
+            assert grade_within(pz, most) == (full if RANK[full] <= RANK[most] else None), (full, most)
+    assert len(seen) >= 4
 
 
 def test_every_step_is_true_of_the_unique_solution() -> None:
