@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import chain
 from types import TracebackType
+from typing import cast
 
 from pysat.solvers import Solver
 
@@ -71,23 +72,21 @@ class RepairSolver:
         The clauses of all new selectors go to the solver in one call, in island order.
         """
         selectors = self.selectors
+        out: list[int | None] = list(map(selectors.get, enumerate(clues)))
+        if None not in out:
+            return cast(list[int], out)
         lanes_of = self.geometry.lanes_of
         quads = self.quads
-        out = []
         new: list[tuple[int, ...]] = []
-        for key in enumerate(clues):
-            sel = selectors.get(key)
-            if sel is None:
-                sel = selectors[key] = self._new_var()
-                island, clue = key
+        for island, clue in enumerate(clues):
+            if out[island] is None:
+                sel = out[island] = selectors[island, clue] = self._new_var()
                 lanes = lanes_of[island]
                 pick, cuts = guarded_plan(len(lanes), clue)
                 flat = pick([*chain.from_iterable(map(quads.__getitem__, lanes)), -sel])
                 new += map(flat.__getitem__, cuts)
-            out.append(sel)
-        if new:
-            self.solver.append_formula(new)
-        return out
+        self.solver.append_formula(new)
+        return cast(list[int], out)
 
     def other_solution(self, puzzle: Puzzle, solution: Solution) -> Solution | None:
         """A connected solution of `puzzle` other than `solution`, or None when it is unique."""
