@@ -84,7 +84,7 @@ class Geometry:
     def component_labels(self, lanes: Iterable[int]) -> list[int]:
         """Number each island's group over the given lanes, groups counted in order of their first island."""
         ends = self.ends
-        label = group_roots(len(self.positions), (ends[k] for k in lanes))
+        label = group_roots(len(self.positions), map(ends.__getitem__, lanes))
         # Every root is its group's first island, so labelling in island order finds roots first.
         count = 0
         for i, root in enumerate(label):

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import chain, product
-from operator import itemgetter, neg
+from operator import add, itemgetter, neg
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
@@ -268,8 +268,17 @@ def lane_distances(geo: Geometry, start: int) -> list[int | None]:
 
 
 def decode(enc: Encoding, model: Sequence[int]) -> tuple[int, ...]:
-    """Read the bridge count of every lane from a model (pysat lists variable v at index v-1)."""
-    return tuple((model[a - 1] > 0) + (model[b - 1] > 0) for a, b in zip(enc.e1, enc.e2, strict=True))
+    """Read the bridge count of every lane from a model (pysat lists variable v at index v-1).
+
+    Lane k's variables are k+1 and n+k+1 (see `encode`), so the two halves of the model's first 2n
+    entries are read side by side.
+    """
+    n = len(enc.e1)
+    return tuple(map(add, map(_POSITIVE, model[:n]), map(_POSITIVE, model[n:2 * n])))
+
+
+# True (1) for a literal that is set: the model lists variable v as v or -v.
+_POSITIVE = (0).__lt__
 
 
 def built_lanes(enc: Encoding, model: Sequence[int]) -> list[int]:
