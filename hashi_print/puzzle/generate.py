@@ -414,12 +414,14 @@ def _spots(arch: _Archipelago, origin: Cell, direction: Cell, longest: int) -> l
     """
     out = []
     (r, c), (dr, dc) = origin, direction
+    rows, cols, near, bridged = arch.rows, arch.cols, arch.is_island, arch.bridge_at
+    # arch.inside, arch.free and arch.has_island_beside written out: growth calls this for every draw.
     for _ in range(longest):
         r, c = r + dr, c + dc
         cell = (r, c)
-        if not (arch.inside(cell) and arch.free(cell)):
+        if not (0 <= r < rows and 0 <= c < cols) or cell in near or cell in bridged:
             break
-        if not arch.has_island_beside(cell):
+        if not ((r, c + 1) in near or (r + 1, c) in near or (r, c - 1) in near or (r - 1, c) in near):
             out.append(cell)
     return out
 
