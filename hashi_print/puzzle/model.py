@@ -136,8 +136,8 @@ class Solution:
         """Make a solution from a bridge count per lane index."""
         positions = geometry.positions
         # Lanes come in reading order of their first end, across before down, which is the bridges' order.
-        return cls(tuple(_make_bridge(Bridge, (*positions[a], *positions[b], c))
-                         for (a, b), c in zip(geometry.ends, counts, strict=True) if c))
+        return cls(tuple([_make_bridge(Bridge, (*positions[a], *positions[b], c))
+                          for (a, b), c in zip(geometry.ends, counts, strict=True) if c]))
 
     @classmethod
     def from_lists(cls, rows: Iterable[Sequence[int]]) -> Solution:

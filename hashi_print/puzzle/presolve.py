@@ -91,17 +91,24 @@ def lane_bounds(puzzle: Puzzle) -> tuple[list[int], list[int], list[int], list[i
 
     None when the clues contradict each other.
     """
+    found = _settle(puzzle)
+    return None if found is None else found[0]
+
+
+def _settle(puzzle: Puzzle) -> tuple[Bounds, list[int]] | None:
+    """`lane_bounds`, with each island's group root (its group's first island) over the sure bridges."""
     geo = puzzle.geometry
     clue = puzzle.clues
     ends = geo.ends
-    lo, hi, least, most = _first_bounds(clue, ends, geo.lanes_of)
+    bounds = _first_bounds(clue, ends, geo.lanes_of)
     todo = list(range(len(clue) - 1, -1, -1))
     queued = [True] * len(clue)
     while True:
-        if not _propagate(clue, ends, geo.lanes_of, geo.crossings, (lo, hi, least, most), todo, queued):
+        if not _propagate(clue, ends, geo.lanes_of, geo.crossings, bounds, todo, queued):
             return None
-        if not _isolate(clue, ends, (lo, hi, least, most), todo, queued):
-            return lo, hi, least, most
+        roots = _isolate(clue, ends, bounds, todo, queued)
+        if not todo:
+            return bounds, roots
 
 
 Bounds = tuple[list[int], list[int], list[int], list[int]]
@@ -146,13 +153,13 @@ def _propagate(clue: Sequence[int], ends: Sequence[tuple[int, int]], lanes_of: S
 
 
 def _isolate(clue: Sequence[int], ends: Sequence[tuple[int, int]], bounds: Bounds, todo: list[int],
-             queued: list[bool]) -> bool:
-    """Lower each lane whose most bridges would close the two groups it joins off the rest; True if any.
+             queued: list[bool]) -> list[int]:
+    """Lower each lane whose most bridges would close the two groups it joins off the rest; queue its ends.
 
     A group is what the sure bridges join; its demand is what its islands still need beyond them.
     Lane x between groups A and B closes A and B off when its `hi` bridges meet both demands in full
     (the 1-1 and 2=2 caps are this rule for two lone islands). Bounds at each island keep `hi` at most
-    the smaller demand, so fewer bridges never close them.
+    the smaller demand, so fewer bridges never close them. Returns each island's group root.
     """
     lo, hi, least, most = bounds
     n = len(clue)
@@ -162,7 +169,6 @@ def _isolate(clue: Sequence[int], ends: Sequence[tuple[int, int]], bounds: Bound
     for root, need in zip(label, map(sub, clue, least), strict=True):
         demand[root] += need
         size[root] += 1
-    woken = False
     for x, (a, b), h, sure in zip(count(), ends, hi, lo):
         if h and not sure:
             ra, rb = label[a], label[b]
@@ -174,8 +180,7 @@ def _isolate(clue: Sequence[int], ends: Sequence[tuple[int, int]], bounds: Bound
                     if not queued[e]:
                         queued[e] = True
                         todo.append(e)
-                woken = True
-    return woken
+    return label
 
 
 def _first_bounds(clue: Sequence[int], ends: Sequence[tuple[int, int]],
@@ -209,10 +214,10 @@ def _close_crossers(crossers: Sequence[int], ends: Sequence[tuple[int, int]], lo
 
 def presolve(puzzle: Puzzle) -> Presolved | None:
     """Propagate at the root and encode what is left open, or None when the clues contradict."""
-    found = lane_bounds(puzzle)
+    found = _settle(puzzle)
     if found is None:
         return None
-    lo, hi, least, most = found
+    (lo, hi, least, most), roots = found
     geo = puzzle.geometry
     ends = geo.ends
     # Variables: one "at least one more" per open lane in lane order, then the "two more" ones.
@@ -251,7 +256,7 @@ def presolve(puzzle: Puzzle) -> Presolved | None:
         pick, cuts = plan
         flat = pick(table)
         clauses += map(flat.__getitem__, cuts)
-    label = _sure_groups(len(geo.positions), ends, lo)
+    label = _numbered(roots)
     links = tuple((e1[k], label[a], label[b]) for k, (a, b) in enumerate(ends)
                   if e1[k] and not lo[k] and label[a] != label[b])
     groups = max(label) + 1
@@ -276,17 +281,16 @@ def _group_cuts(label: Sequence[int], groups: int,
     return [tuple(c) for c, n in zip(out, size, strict=True) if n > 1]
 
 
-def _sure_groups(count: int, ends: Sequence[tuple[int, int]], lo: Sequence[int]) -> list[int]:
-    """Number the groups the sure bridges join, in order of their first island."""
-    label = group_roots(count, [ends[k] for k, b in enumerate(lo) if b])
+def _numbered(roots: list[int]) -> list[int]:
+    """Number the groups of `roots` (each island's group's first island) in order of their first island."""
     groups = 0
-    for i, root in enumerate(label):
+    for i, root in enumerate(roots):
         if root == i:
-            label[i] = groups
+            roots[i] = groups
             groups += 1
         else:
-            label[i] = label[root]
-    return label
+            roots[i] = roots[root]
+    return roots
 
 
 Plan = tuple[Callable[[Sequence[int]], tuple[int, ...]], tuple[slice, ...]]
