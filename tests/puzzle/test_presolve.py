@@ -117,6 +117,24 @@ def test_a_puzzle_settled_by_propagation_needs_no_search() -> None:
     assert solve(puzzle, presolved=False).solution == result.solution
 
 
+def test_a_lane_that_would_close_two_groups_off_is_lowered() -> None:
+    # The 1 at the top right and the 2 below it are bridged for sure; a bridge from that 2 down to the
+    # 1 in the corner would fill all three and cut them off, so the 2's other bridge comes from the 3.
+    puzzle = parse_text_grid("1..1\n3..2\n....\n2..1")
+    geo = puzzle.geometry
+    found = lane_bounds(puzzle)
+    assert found is not None
+    lo, hi, _, _ = found
+    assert lo == hi  # every lane settled; the clues alone leave four lanes open
+    assert hi[geo.lane_at[((1, 3), (3, 3))]] == 0
+    assert lo[geo.lane_at[((1, 0), (1, 3))]] == 1
+    pre = presolve(puzzle)
+    assert pre is not None and pre.variables == 0
+    result = solve(puzzle)
+    assert result.status == "unique" and is_valid_solution(puzzle, result.solution)
+    assert result.solution == solve(puzzle, presolved=False).solution
+
+
 def test_contradicting_clues_say_none_before_any_search() -> None:
     puzzle = parse_text_grid("3.1\n...\n1..")
     assert lane_bounds(puzzle) is None
