@@ -85,6 +85,8 @@ class Geometry:
         """Number each island's group over the given lanes, groups counted in order of their first island."""
         ends = self.ends
         label = group_roots(len(self.positions), map(ends.__getitem__, lanes))
+        if not any(label):
+            return label  # one group: every root is island 0, which is also its number
         # Every root is its group's first island, so labelling in island order finds roots first.
         count = 0
         for i, root in enumerate(label):

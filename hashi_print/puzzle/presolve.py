@@ -57,9 +57,9 @@ class Presolved:
             return []
         links = self.links
         label = group_roots(self.groups, [(a, b) for v, a, b in links if model[v - 1] > 0])
+        if not any(label):
+            return []  # every group's root is group 0: connected
         roots = sorted(set(label))
-        if len(roots) <= 1:
-            return []
         out: dict[int, list[int]] = {r: [] for r in roots}
         for v, a, b in links:
             ra, rb = label[a], label[b]
