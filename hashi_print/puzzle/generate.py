@@ -21,6 +21,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import ne
 
 from hashi_print.errors import PuzzleError
 from hashi_print.geometry import Geometry
@@ -446,7 +448,7 @@ def repair(arch: _Archipelago, puzzle: Puzzle, ours: Solution, other: Solution, 
 def repair_lanes(arch: _Archipelago, geo: Geometry, mine: Sequence[int], theirs: Sequence[int],
                  rng: random.Random) -> int:
     """`repair` on the two solutions' bridges per lane of `geo`."""
-    differ = [k for k in range(len(geo.lanes)) if mine[k] != theirs[k]]
+    differ = list(compress(range(len(geo.lanes)), map(ne, mine, theirs)))
     changes = 0
     for region in geo.components(differ):
         if len(region) < 2:
