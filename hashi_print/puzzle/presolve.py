@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import compress, count, product
-from operator import itemgetter, sub
+from itertools import compress, product
+from operator import gt, itemgetter, ne, sub
 
 from hashi_print.geometry import group_roots
 from hashi_print.puzzle.model import Puzzle
@@ -169,9 +169,12 @@ def _isolate(clue: Sequence[int], ends: Sequence[tuple[int, int]], bounds: Bound
     for root, need in zip(label, map(sub, clue, least), strict=True):
         demand[root] += need
         size[root] += 1
-    for x, (a, b), h, sure in zip(count(), ends, hi, lo):
-        if h and not sure:
+    # Only open lanes can be lowered; one built for sure lies inside a group.
+    for x in compress(range(len(hi)), map(gt, hi, lo)):
+        if not lo[x]:
+            a, b = ends[x]
             ra, rb = label[a], label[b]
+            h = hi[x]
             if ra != rb and demand[ra] + demand[rb] == 2 * h and size[ra] + size[rb] < n:
                 hi[x] = h - 1
                 most[a] -= 1
@@ -223,7 +226,7 @@ def presolve(puzzle: Puzzle) -> Presolved | None:
     # Variables: one "at least one more" per open lane in lane order, then the "two more" ones.
     e1 = [0] * len(lo)
     e2 = [0] * len(lo)
-    lane_of = [k for k, (b, h) in enumerate(zip(lo, hi, strict=True)) if h != b]
+    lane_of = list(compress(range(len(lo)), map(ne, lo, hi)))
     doubles = [k for k in lane_of if hi[k] - lo[k] == 2]
     for v, k in enumerate(lane_of, 1):
         e1[k] = v
@@ -257,8 +260,8 @@ def presolve(puzzle: Puzzle) -> Presolved | None:
         flat = pick(table)
         clauses += map(flat.__getitem__, cuts)
     label = _numbered(roots)
-    links = tuple((e1[k], label[a], label[b]) for k, (a, b) in enumerate(ends)
-                  if e1[k] and not lo[k] and label[a] != label[b])
+    links = tuple([(x, label[a], label[b]) for x, (a, b), sure in zip(e1, ends, lo, strict=True)
+                   if x and not sure and label[a] != label[b]])
     groups = max(label) + 1
     if groups > 1:
         clauses += _group_cuts(label, groups, links)
