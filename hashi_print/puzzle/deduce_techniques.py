@@ -156,8 +156,10 @@ def _short_island(eng: Engine, k: int, d: int, la: int, lb: int) -> int | None:
     lo, hi, los, clue, xor = eng.lo, eng.hi, eng.los, eng.clue, eng.xor
     a, b = eng.ea[k], eng.eb[k]
     closed = [c for c in eng.cross[k] if hi[c] > 0] if lo[k] == 0 else []
+    stale, known = eng.stale, eng.reach
     for j, most in _reach_losses(eng, k, d, closed).items():
-        if j in (a, b) or reach(eng, j) - most >= clue[j]:
+        # reach(eng, j) without the call when its cached value is current: trials ask it most often.
+        if j in (a, b) or (reach(eng, j) if stale[j] else known[j]) - most >= clue[j]:
             continue
         total = 0
         for m in eng.lanes_of[j]:
@@ -242,7 +244,7 @@ def _bridge_lanes(eng: Engine) -> list[tuple[int, int]] | None:
 
     None when the islands are already split. Tarjan's bridge finding, iterative to spare the stack.
     """
-    hi, ea, eb, lanes_of = eng.hi, eng.ea, eng.eb, eng.lanes_of
+    hi, lo, xor, lanes_of = eng.hi, eng.lo, eng.xor, eng.lanes_of
     n = eng.n
     disc = [-1] * n
     low = [0] * n
@@ -253,23 +255,25 @@ def _bridge_lanes(eng: Engine) -> list[tuple[int, int]] | None:
     while stack:
         v, pl, it = stack[-1]
         for m in it:
-            if m == pl or hi[m] == 0:
+            if m == pl or not hi[m]:
                 continue
-            w = eb[m] if ea[m] == v else ea[m]
-            if disc[w] < 0:
+            w = xor[m] ^ v
+            seen = disc[w]
+            if seen < 0:
                 disc[w] = low[w] = t
                 t += 1
                 stack.append((w, m, iter(lanes_of[w])))
                 break
-            if disc[w] < low[v]:
-                low[v] = disc[w]
+            if seen < low[v]:
+                low[v] = seen
         else:
             stack.pop()
             if stack:
                 u = stack[-1][0]
-                if low[v] < low[u]:
-                    low[u] = low[v]
-                if low[v] > disc[u] and eng.lo[pl] == 0:
+                reached = low[v]
+                if reached < low[u]:
+                    low[u] = reached
+                if reached > disc[u] and lo[pl] == 0:
                     cuts.append((pl, v))
     return None if t < n else cuts
 

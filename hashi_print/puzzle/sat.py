@@ -304,9 +304,9 @@ def cut_clauses(geo: Geometry, enc: Encoding, built: Iterable[int]) -> list[list
 def blocking_clause(enc: Encoding, counts: Sequence[int]) -> list[int]:
     """Forbid this exact arrangement; clue counts make the built variables enough to name it."""
     lits = []
-    for k, c in enumerate(counts):
-        if c >= 1:
-            lits.append(-enc.e1[k])
-        if c == 2:
-            lits.append(-enc.e2[k])
+    for x, y, c in zip(enc.e1, enc.e2, counts, strict=True):
+        if c:
+            lits.append(-x)
+            if c == 2:
+                lits.append(-y)
     return lits
