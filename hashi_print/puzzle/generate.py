@@ -308,34 +308,38 @@ def grow(settings: Settings, rng: random.Random) -> _Archipelago:
     longest = max(3, min(8, (max(settings.cols, settings.rows) + 1) // 2))
     # Growth only ever fills water, so an island and direction without room never get it back: such
     # draws are remembered and not scanned again (the draws themselves, and so the puzzles, stay).
-    full: set[tuple[Cell, Cell]] = set()
+    # Islands are only appended, so 4 * (index of the island) + (index of the direction) names a pair.
+    full: set[int] = set()
     failures = 0
+    most_failures = 30 + 10 * target
     islands = arch.islands
     bits = rng.getrandbits
-    while len(islands) < target and failures < 30 + 10 * target:
+    count = len(islands)
+    width = count.bit_length()
+    while count < target and failures < most_failures:
         # rng.choice(islands) and rng.choice(_DIRECTIONS), drawn as Random.choice draws them (see
         # _index), inline: these draws were a sixth of a generator's time.
-        count = len(islands)
-        width = count.bit_length()
         pick = bits(width)
         while pick >= count:
             pick = bits(width)
-        origin = islands[pick]
-        pick = bits(3)
-        while pick >= 4:
-            pick = bits(3)
-        direction = _DIRECTIONS[pick]
-        if (origin, direction) in full:
+        turn = bits(3)
+        while turn >= 4:
+            turn = bits(3)
+        key = 4 * pick + turn
+        if key in full:
             failures += 1
             continue
-        spots = _spots(arch, origin, direction, longest)
+        origin = islands[pick]
+        spots = _spots(arch, origin, _DIRECTIONS[turn], longest)
         if not spots:
-            full.add((origin, direction))
+            full.add(key)
             failures += 1
             continue
         spot = spots[_index(bits, len(spots))]
         arch.add_island(spot)
         arch.set_bridge(origin, spot, settings.bridges(rng))
+        count += 1
+        width = count.bit_length()
     if settings.fills_grid:
         _reach_edges(arch, settings, rng)
     _fill(arch, settings, rng)
