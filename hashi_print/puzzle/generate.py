@@ -274,15 +274,17 @@ class _Archipelago:
 
     def layout(self, geometry: Geometry) -> tuple[list[int], list[int]]:
         """The clue of each island and the bridges on each lane of `geometry` (built on these islands)."""
-        index_of = geometry.index_of
-        lane_index = geometry.lane_index
+        lane_at = geometry.lane_at
+        ends = geometry.ends
         clues = [0] * len(geometry.positions)
         counts = [0] * len(geometry.lanes)
-        for (a, b), k in self.bridges.items():
-            i, j = index_of[a], index_of[b]
+        # A bridge's key is its two ends in reading order, as lane_at's keys are.
+        for key, k in self.bridges.items():
+            lane = lane_at[key]
+            counts[lane] = k
+            i, j = ends[lane]
             clues[i] += k
             clues[j] += k
-            counts[lane_index[i, j]] = k
         return clues, counts
 
     def to_puzzle(self) -> tuple[Puzzle, Solution]:
