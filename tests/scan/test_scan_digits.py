@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from hashi_print.render.fill import glyph_outlines, shipped_glyphs
-from hashi_print.scan.digits import CNN_LAYERS, NORM, _conv, _pool, directions, features, probabilities
+from hashi_print.scan.digits import CNN_LAYERS, NORM, _conv, _pool, features, probabilities
 from hashi_print.scan.register import PPM
 
 
@@ -90,25 +90,6 @@ def test_the_numpy_convolution_and_pooling_match_a_plain_loop():
     pooled = _pool(got)
     assert pooled.shape == (2, 3, 2, 4)
     assert pooled[1, 2, 1, 2] == got[1, 4:6, 2:4, 2].max()
-
-
-def test_the_stroke_directions_match_a_plain_loop():
-    rng = np.random.default_rng(5)
-    squares = rng.random((2, NORM, NORM)).astype(np.float32)
-    got = directions(squares).reshape(2, 3, 3, 4, 9)
-    for n in range(2):
-        hist = np.zeros((4, 4, 9))
-        for y in range(NORM):
-            for x in range(NORM):
-                gx = squares[n, y, x + 1] - squares[n, y, x - 1] if 0 < x < NORM - 1 else 0.0
-                gy = squares[n, y + 1, x] - squares[n, y - 1, x] if 0 < y < NORM - 1 else 0.0
-                turn = math.atan2(gy, gx) % math.pi
-                hist[y // 7, x // 7, min(int(turn / math.pi * 9), 8)] += math.hypot(gx, gy)
-        for by in range(3):
-            for bx in range(3):
-                block = hist[by : by + 2, bx : bx + 2].reshape(-1)
-                want = block / math.sqrt((block**2).sum() + 1e-3)
-                assert np.allclose(got[n, by, bx].reshape(-1), want, atol=1e-4)
 
 
 def test_the_network_sees_the_digit_in_the_middle_of_its_square():
