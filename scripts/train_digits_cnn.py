@@ -234,14 +234,14 @@ def main() -> None:
     nets = [n[0] for n in nets_out]
     # The reader's numpy forward pass must give what PyTorch gave for the same pictures.
     for net, (_, (rows, scores), _) in zip(nets, nets_out, strict=True):
-        assert np.abs(logits(rows, [net]) - scores).max() < 1e-3, "numpy and PyTorch disagree"
+        assert np.abs(logits(rows, ((tuple(net),), 1.0)) - scores).max() < 1e-3, "numpy and PyTorch disagree"
     # The weights ship as 16-bit floats; calibrate and test what ships.
     nets = [tuple((half(w), half(b)) for w, b in net) for net in nets]
     ytr = sum(n[2] for n in nets_out)
     # Calibrated on the census staff's test digits; the students' are held out with scikit-learn's.
     cal_images, cal_labels = other_images[:CALIBRATION], other_labels[:CALIBRATION]
     xca, yca = sheet_rows(cal_images, cal_labels, rng, 1, distorted=True, plain=args.plain)
-    zca = logits(xca, nets)
+    zca = logits(xca, (tuple(nets), 1.0))
     t = temperature(zca, yca)
     print(
         f"training: {args.nets} networks, {ytr} drawings of {len(labels)} MNIST training digits; "
@@ -251,10 +251,12 @@ def main() -> None:
     report("calibration writers (MNIST test digits drawn on a sheet)", softmax(zca, t), yca)
     test = load_digits()
     xte, yte = heldout_rows(test.images, test.target, np.random.default_rng(args.seed + 1000))
-    report("held-out writers (scikit-learn digits drawn on a sheet)", softmax(logits(xte, nets), t), yte)
+    weights = (tuple(nets), 1.0)
+    report("held-out writers (scikit-learn digits drawn on a sheet)", softmax(logits(xte, weights), t), yte)
     students = [ink_counts(a) for a in other_images[CALIBRATION:]]
     xst, yst = heldout_rows(students, other_labels[CALIBRATION:], np.random.default_rng(args.seed + 1001))
-    report("held-out writers (last MNIST test digits drawn on a sheet)", softmax(logits(xst, nets), t), yst)
+    report("held-out writers (last MNIST test digits drawn on a sheet)",
+           softmax(logits(xst, weights), t), yst)
     stacked = {}
     for i in range(CNN_LAYERS):
         stacked[f"w{i}"] = np.stack([net[i][0] for net in nets]).astype(np.float16)

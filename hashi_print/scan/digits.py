@@ -2,10 +2,11 @@
 
 One pipeline serves training and reading: the digit's strokes are kept (specks of print and noise
 dropped) and scaled to fit 20 x 20 pixels in the middle of a 28 x 28 square. The shipped networks
-(`digits.npz`) are small convolutional networks on that square, trained in numpy on the CPU from
-four independent sources of handwriting by `scripts/train_digits.py` (which records its plan in the
-file); their mean score, softened by the temperature that calibrates it, gives the probabilities.
-They run here in numpy, so reading needs nothing but numpy and OpenCV.
+(`digits.npz`) are four small convolutional networks on that square, trained on MNIST's training
+writers by `scripts/train_digits_cnn.py` (PyTorch); `scripts/train_digits.py` trains the same
+network in numpy on the CPU from four sources of handwriting (the held-out benchmark's networks).
+Their mean score, softened by the temperature that calibrates it, gives the probabilities. They run
+here in numpy, so reading needs nothing but numpy and OpenCV.
 """
 
 from __future__ import annotations
