@@ -17,6 +17,9 @@ from babel.messages.pofile import read_po
 from hashi_print.i18n import translations
 from tests.web.test_web_browser import PUZZLE, browser, server  # noqa: F401  (fixtures)
 
+# A puzzle that still takes rounds of cuts after root propagation (the lab's sample).
+LAB_PUZZLE = "10x10m2:2c3d2j3a2b3a5a3d2e2d3a5f1e3a3d4a3j2c2b2k1"
+
 LOCALE = Path(__file__).resolve().parents[2] / "hashi_print" / "locale"
 # What a page shows: its text after the scripts ran (the hint's reasoning included), the options of
 # every list, labels the screen reader reads, input placeholders, button titles and the window title.
@@ -92,6 +95,8 @@ def visit(page, server, lang: str) -> dict[str, str]:  # noqa: F811
     page.wait_for_selector("#hintbox:not([hidden])")
     shown["play"] = page.evaluate(VISIBLE)
     page.goto(f"{server}/lab")
+    # The lab would take the puzzle just played, which root propagation settles without a round of cuts.
+    page.fill("#lab-puzzle", LAB_PUZZLE)
     page.click("#run")
     page.wait_for_selector(".run .caption")
     shown["lab"] = page.evaluate(VISIBLE)
