@@ -10,7 +10,7 @@ from hashi_print.errors import PuzzleError
 from hashi_print.geometry import build_geometry
 from hashi_print.puzzle.formats import parse_has, parse_text_grid
 from hashi_print.puzzle.model import Island, Puzzle, Solution
-from hashi_print.puzzle.presolve import lane_bounds, presolve
+from hashi_print.puzzle.presolve import _first_bounds, lane_bounds, presolve
 from hashi_print.puzzle.repair_solver import RepairSolver
 from hashi_print.puzzle.sat import encode
 from hashi_print.puzzle.solve import SolveStats, other_solution, solutions, solve
@@ -115,6 +115,25 @@ def test_a_puzzle_settled_by_propagation_needs_no_search() -> None:
     assert result.status == "unique" and is_valid_solution(puzzle, result.solution)
     assert stats.search == 0
     assert solve(puzzle, presolved=False).solution == result.solution
+
+
+def test_a_settled_puzzle_in_two_groups_has_no_solution() -> None:
+    # Two rows of 1-2-1 with no lane between them: every lane is forced, and the groups stay apart.
+    puzzle = parse_text_grid("1.2.1.\n......\n.1.2.1")
+    pre = presolve(puzzle)
+    assert pre is not None and pre.variables == 0 and pre.clauses == () and pre.groups == 2
+    assert solve(puzzle).status == solve(puzzle, presolved=False).status == "none"
+
+
+def test_first_bounds_cap_each_lane_by_its_ends_clues() -> None:
+    # Three islands in a row, every pair of clues (and clues above 8, which take the computed rule).
+    for x, y in product(range(1, 11), repeat=2):
+        clue = (x, y, 1)
+        _, hi, _, most = _first_bounds(clue, ((0, 1), (1, 2)), ((0,), (0, 1), (1,)))
+        first = x - 1 if x == y <= 2 else 2 if x > 1 < y else 1
+        second = 0 if y == 1 else 1
+        assert hi == [first, second], (x, y)
+        assert most == [first, first + second, second]
 
 
 def test_a_lane_that_would_close_two_groups_off_is_lowered() -> None:
