@@ -81,7 +81,7 @@ class Engine:
         self.level = level
         self.lo = lo
         self.hi = hi
-        self.los = los if los is not None else [sum(lo[k] for k in ls) for ls in self.lanes_of]
+        self.los = los if los is not None else [sum(map(lo.__getitem__, ls)) for ls in self.lanes_of]
         self.explain = explain
         self.sweep = sweep
         self.chains = chains

@@ -6,6 +6,8 @@ Each technique reads an Engine's lane bounds and, when it finds something, recor
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from hashi_print.i18n import _
 from hashi_print.puzzle.deduce_engine import EASY, EXPERT, HARD, MEDIUM, Change, Engine
 
@@ -242,7 +244,9 @@ def cut_lanes(eng: Engine) -> None:
 def _bridge_lanes(eng: Engine) -> list[tuple[int, int]] | None:
     """The open lanes whose loss would split the islands (each with its far island), by depth-first search.
 
-    None when the islands are already split. Tarjan's bridge finding, iterative to spare the stack.
+    None when the islands are already split. Tarjan's bridge finding, iterative to spare the stack;
+    the island being visited and its lowest reach stay in local variables, only the islands above it
+    on the stack.
     """
     hi, lo, xor, lanes_of = eng.hi, eng.lo, eng.xor, eng.lanes_of
     n = eng.n
@@ -251,30 +255,37 @@ def _bridge_lanes(eng: Engine) -> list[tuple[int, int]] | None:
     disc[0] = 0
     t = 1
     cuts = []
-    stack = [(0, -1, iter(lanes_of[0]))]
-    while stack:
-        v, pl, it = stack[-1]
+    stack: list[tuple[int, int, Iterator[int]]] = []
+    v, pl, it = 0, -1, iter(lanes_of[0])
+    lv = 0  # low[v] while v is visited
+    while True:
         for m in it:
-            if m == pl or not hi[m]:
+            if not hi[m] or m == pl:
                 continue
             w = xor[m] ^ v
             seen = disc[w]
             if seen < 0:
-                disc[w] = low[w] = t
+                low[v] = lv
+                stack.append((v, pl, it))
+                disc[w] = lv = t
                 t += 1
-                stack.append((w, m, iter(lanes_of[w])))
+                v, pl, it = w, m, iter(lanes_of[w])
                 break
-            if seen < low[v]:
-                low[v] = seen
+            if seen < lv:
+                lv = seen
         else:
-            stack.pop()
-            if stack:
-                u = stack[-1][0]
-                reached = low[v]
-                if reached < low[u]:
-                    low[u] = reached
-                if reached > disc[u] and lo[pl] == 0:
-                    cuts.append((pl, v))
+            if not stack:
+                break
+            # v is done: its parent u reaches at least as low, and lane pl is a bridge when v's
+            # subtree reaches nothing above u.
+            child, lane = v, pl
+            v, pl, it = stack.pop()
+            reached = lv
+            lv = low[v]
+            if reached < lv:
+                lv = reached
+            if reached > disc[v] and lo[lane] == 0:
+                cuts.append((lane, child))
     return None if t < n else cuts
 
 

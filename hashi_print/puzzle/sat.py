@@ -19,7 +19,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from hashi_print.errors import PuzzleError
-from hashi_print.geometry import Geometry, crossing_pairs
+from hashi_print.geometry import Geometry, crossing_pairs, group_roots
 from hashi_print.options import Backend, CardEncoding, Mode, values
 from hashi_print.puzzle.model import Puzzle
 
@@ -288,17 +288,18 @@ def built_lanes(enc: Encoding, model: Sequence[int]) -> list[int]:
 
 def cut_clauses(geo: Geometry, enc: Encoding, built: Iterable[int]) -> list[list[int]]:
     """For each separate group of a disconnected candidate: some lane leaving it must be built."""
-    label = geo.component_labels(built)
-    groups = max(label, default=0) + 1
-    if groups <= 1:
-        return []
-    out: list[list[int]] = [[] for _ in range(groups)]
-    e1 = enc.e1
-    for k, (a, b) in enumerate(geo.ends):
-        if label[a] != label[b]:
-            out[label[a]].append(e1[k])
-            out[label[b]].append(e1[k])
-    return out
+    ends = geo.ends
+    root = group_roots(len(geo.positions), map(ends.__getitem__, built))
+    if not any(root):
+        return []  # every island's root is island 0: connected
+    # The groups in order of their first island, which is each one's root (as component_labels numbers them).
+    out: dict[int, list[int]] = {r: [] for r in sorted(set(root))}
+    for x, (a, b) in zip(enc.e1, ends, strict=True):
+        ra, rb = root[a], root[b]
+        if ra != rb:
+            out[ra].append(x)
+            out[rb].append(x)
+    return list(out.values())
 
 
 def blocking_clause(enc: Encoding, counts: Sequence[int]) -> list[int]:
