@@ -115,24 +115,6 @@ class Engine:
             self.queued[q][i] = 1
             self.queues[q].append(i)
 
-    def mark(self, k: int) -> None:
-        """Queue the islands whose rules may see the change of lane k."""
-        # push() written out: this runs for every changed lane and is the deducer's busiest call
-        stale, near = self.stale, self.near
-        (q0, q1, q2), (u0, u1, u2) = self.queues, self.queued
-        for i in (self.ea[k], self.eb[k]):
-            if not u0[i]:
-                u0[i] = 1
-                q0.append(i)
-            if not u1[i]:
-                u1[i] = 1
-                q1.append(i)
-            for j in near[i]:
-                if not u2[j]:
-                    u2[j] = 1
-                    q2.append(j)
-                stale[j] = 1
-
     def fail(self, reason: str) -> None:
         """Record a contradiction (the first one found is kept)."""
         if self.broken is None:
@@ -186,16 +168,22 @@ class Engine:
             self.stop_at = len(self.steps)
 
     def _apply(self, changes: Sequence[Change]) -> list[int] | None:
-        """Tighten the bounds; return the lanes that got their first bridge, or None on a contradiction."""
-        lo, hi, los = self.lo, self.hi, self.los
+        """Tighten the bounds; return the lanes that got their first bridge, or None on a contradiction.
+
+        Each changed lane queues the islands whose rules may see it: its ends for the counting rules,
+        the islands near them for the trials (written out here: the deducer's busiest path).
+        """
+        lo, hi, los, ea, eb = self.lo, self.hi, self.los, self.ea, self.eb
+        stale, near = self.stale, self.near
+        (q0, q1, q2), (u0, u1, u2) = self.queues, self.queued
         built = []
         for k, nlo, nhi in changes:
             if nlo > lo[k]:
                 if lo[k] == 0:
                     built.append(k)
                 d = nlo - lo[k]
-                los[self.ea[k]] += d
-                los[self.eb[k]] += d
+                los[ea[k]] += d
+                los[eb[k]] += d
                 lo[k] = nlo
             if nhi < hi[k]:
                 if nhi == 0:
@@ -204,5 +192,16 @@ class Engine:
             if lo[k] > hi[k]:
                 self.fail(_("a lane would need more bridges than it can carry"))
                 return None
-            self.mark(k)
+            for i in (ea[k], eb[k]):
+                if not u0[i]:
+                    u0[i] = 1
+                    q0.append(i)
+                if not u1[i]:
+                    u1[i] = 1
+                    q1.append(i)
+                for j in near[i]:
+                    if not u2[j]:
+                        u2[j] = 1
+                        q2.append(j)
+                    stale[j] = 1
         return built
