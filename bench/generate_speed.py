@@ -5,7 +5,14 @@ Each run is a fresh process per checkout, alternating: 20 15x15 hard puzzles thr
 (seed 1000), `sgt-bridges --generate 20 15x15i30e10m2d2` timed in the same process, then 4 25x25
 expert puzzles. Wall and CPU milliseconds per puzzle (Tatham's CPU from the child's rusage), the
 load average, and a digest of the puzzles made, so that checkouts of one generator version can be
-seen to make the same puzzles. Prints the medians per checkout.
+seen to make the same puzzles. Prints the medians per checkout, and each checkout's ratio to the
+median of every Tatham run (Tatham's own time moves by a third between processes).
+
+The first puzzles of a process also pay for importing the solver and deducer modules (imported on
+first use) and, where .pyc files are not written (PYTHONDONTWRITEBYTECODE, as on the project's
+machine), compiling them: about 50 ms, 2.5 ms per 15x15 hard puzzle of a run. --warm makes two
+15x15 hard and one 25x25 expert puzzle from another seed (999) before the timing, so the figures
+are per puzzle once started; the puzzles timed are the same.
 """
 
 from __future__ import annotations
@@ -41,6 +48,9 @@ def tatham(count):
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     return (time.perf_counter() - wall) / count * 1e3, cpu / count * 1e3
 
+if sys.argv[3] == "warm":
+    list(generate_many(15, 15, "hard", 2, random.Random(999)))
+    list(generate_many(25, 25, "expert", 1, random.Random(999)))
 load = os.getloadavg()[0]
 hard_wall, hard_cpu, hard = ours(15, 15, "hard", 20)
 tat_wall, tat_cpu = tatham(20)
@@ -51,10 +61,10 @@ print(json.dumps({"load": load, "hard": [hard_wall, hard_cpu], "tatham": [tat_wa
 """
 
 
-def one_run(checkout: Path, sgt: str) -> dict[str, Any]:
+def one_run(checkout: Path, sgt: str, warm: bool = False) -> dict[str, Any]:
     """Time one run of the three workloads in a fresh process importing `checkout`'s package."""
-    out = subprocess.run([sys.executable, "-c", _ONE_RUN, str(checkout), sgt], capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", _ONE_RUN, str(checkout), sgt, "warm" if warm else "cold"],
+                         capture_output=True, text=True, check=True)
     result: dict[str, Any] = json.loads(out.stdout)
     return result
 
@@ -75,24 +85,30 @@ def main() -> None:
     parser.add_argument("checkouts", nargs="*", type=Path, default=[ROOT])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--sgt", default="/usr/games/sgt-bridges")
+    parser.add_argument("--warm", action="store_true",
+                        help="make puzzles of another seed before the timing (start-up costs left out)")
     args = parser.parse_args()
     runs: dict[Path, list[dict[str, Any]]] = {c: [] for c in args.checkouts}
     for _ in range(args.runs):
         for checkout in args.checkouts:
-            run = one_run(checkout.resolve(), args.sgt)
+            run = one_run(checkout.resolve(), args.sgt, args.warm)
             runs[checkout].append(run)
             print(f"{checkout}: load {run['load']:.1f}, 15x15 hard {pair(run['hard'])}, Tatham "
                   f"{pair(run['tatham'])}, 25x25 expert {pair(run['expert'])} ms, {run['digest']}",
                   flush=True)
+    every_tatham = medians([r["tatham"] for done in runs.values() for r in done])
+    print(f"\n{'warm' if args.warm else 'cold'} runs; Tatham over all runs: {pair(every_tatham)} ms")
     print("\n| checkout | load | 15x15 hard wall / CPU ms | Tatham wall / CPU ms | ratio wall / CPU | "
-          "25x25 expert wall / CPU ms | puzzles |")
-    print("|---|---|---|---|---|---|---|")
+          "ratio to all Tatham runs wall / CPU | 25x25 expert wall / CPU ms | puzzles |")
+    print("|---|---|---|---|---|---|---|---|")
     for checkout, done in runs.items():
         hard, tat, expert = (medians([r[key] for r in done]) for key in ("hard", "tatham", "expert"))
         loads = [r["load"] for r in done]
         ratio = [hard[0] / tat[0], hard[1] / tat[1]]
+        pooled = [hard[0] / every_tatham[0], hard[1] / every_tatham[1]]
         print(f"| {checkout} | {min(loads):.1f}-{max(loads):.1f} | {pair(hard)} | {pair(tat)} | "
-              f"{pair(ratio, 2)} | {pair(expert)} | {', '.join(sorted({r['digest'] for r in done}))} |")
+              f"{pair(ratio, 2)} | {pair(pooled, 2)} | {pair(expert)} | "
+              f"{', '.join(sorted({r['digest'] for r in done}))} |")
     if os.getloadavg()[0] > 1.5:
         print("\n(load above 1.5: the CPU columns are the steadier figures)")
 
