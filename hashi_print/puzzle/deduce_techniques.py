@@ -51,7 +51,7 @@ def local(eng: Engine, i: int, level: int) -> None:
     """Apply the first counting rule at island i that changes something, up to `level`.
 
     The rules after "fill" are written out here: this runs for every queued island, also in every
-    contradiction trial, and calls per rule were a tenth of the deducer's time.
+    contradiction trial, and a call per rule cost a few per cent of the deducer's time.
     """
     lo, hi = eng.lo, eng.hi
     lanes = eng.lanes_of[i]
