@@ -130,9 +130,10 @@ def scan_image(
     ink = ink_map(sheet)
     if float(np.mean(ink > 0.28)) > 0.35:
         raise UnreadableImage(_("the picture inside the markers is not a score sheet"), source=source)
-    resolved = resolve(measure(ink, side, aligned(ink, lay, PPM, side), PPM), side, deck)
+    measured = measure(ink, side, aligned(ink, lay, PPM, side), PPM)
+    resolved = resolve(measured, side, deck)
     report = judged(resolved.marks, deck, scoring, source)
-    uncertain = staked(resolved.uncertain, resolved.marks, deck, scoring)
+    uncertain = staked(resolved.uncertain, resolved.marks, deck, scoring, measured.numerals)
     # Only a doubt that could change the score, the verdict or the race needs a person.
     status = ScanStatus.REVIEW if any(u.affects for u in uncertain) else ScanStatus.OK
     return Scan(

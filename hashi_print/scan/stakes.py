@@ -3,19 +3,22 @@
 A doubt matters only if some value it may hold, alone or together with one other doubt's, gives the
 sheet another score, another verdict (valid, or which rules are broken) or another race (the turn
 each goal was reached, and which "first" boxes are crossed off). The others are still reported, with
-nothing they affect, and do not send the sheet to a person.
+nothing they affect, and do not send the sheet to a person. A numeral misread as a value that breaks a
+rule the reading keeps counts only when the ink does not favour the value read over it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
 from hashi_print.game.deck import GOALS, Deck
 from hashi_print.game.scoring import Scoring, score_sheet
-from hashi_print.scan.resolve import Uncertain, Value, first_box
+from hashi_print.scan.fields import Probs
+from hashi_print.scan.resolve import SURE_DIGIT, Uncertain, Value, consistent, first_box
 from hashi_print.sheets.marks import Marks, sheet_of
 from hashi_print.sheets.validate import Report, validate
 
@@ -94,14 +97,24 @@ def _toggled(items: frozenset[T], item: T, present: Value) -> frozenset[T]:
 
 
 def staked(
-    doubts: tuple[Uncertain, ...], marks: Marks, deck: Deck, scoring: Scoring | None
+    doubts: tuple[Uncertain, ...], marks: Marks, deck: Deck, scoring: Scoring | None,
+    numerals: Sequence[Probs] | None = None,
 ) -> tuple[Uncertain, ...]:
-    """The doubts, each with what a misreading of it could change."""
+    """The doubts, each with what a misreading of it could change (numerals weighed by their measured
+    chances `numerals` when given)."""
     base = outcome(marks, deck, scoring)
+    # On a reading that itself breaks a rule, every misreading counts: keeping the rules no longer
+    # tells readings apart.
+    ink = _Ink(marks, numerals if numerals is not None and consistent(marks, deck) else None)
     affects: list[set[str]] = []
     for u in doubts:
-        affects.append(set().union(*(base.differences(outcome(with_value(marks, u, v), deck, scoring))
-                                     for v in u.alternatives)) if u.alternatives else set())
+        found: set[str] = set()
+        for v in ink.values(u):
+            other = with_value(marks, u, v)
+            changed = base.differences(outcome(other, deck, scoring))
+            if changed and ink.counts(u, v, other, deck):
+                found |= changed
+        affects.append(found)
     quiet = [n for n, a in enumerate(affects) if not a][:MAX_PAIRED]
     for n, m in itertools.combinations(quiet, 2):
         if (1.0 - doubts[n].confidence) * (1.0 - doubts[m].confidence) < PAIR_FLOOR:
@@ -109,9 +122,70 @@ def staked(
         for v, w in itertools.product(doubts[n].alternatives, doubts[m].alternatives):
             both = with_value(with_value(marks, doubts[n], v), doubts[m], w)
             changed = base.differences(outcome(both, deck, scoring))
-            affects[n] |= changed
-            affects[m] |= changed
+            if changed and ink.counts_pair((doubts[n], v), (doubts[m], w), both, deck):
+                affects[n] |= changed
+                affects[m] |= changed
     return tuple(
         dataclasses.replace(u, affects=tuple(a for a in ("score", "verdict", "race") if a in found))
         for u, found in zip(doubts, affects, strict=True)
     )
+
+
+@dataclass(frozen=True)
+class _Ink:
+    """Which misreadings of a doubt count, from the numerals' measured chances (all count without them).
+
+    A misreading that keeps the rules always counts. One that breaks a rule the reading keeps is what the
+    player wrote only if the player broke that rule: it counts when the ink alone does not favour the
+    value read over it (the reading would then rest on the rule alone), or reads it at `SURE_DIGIT` or
+    more. A numeral the ink favours and the rules agree with is not sent to a person for a misreading
+    that both the ink and the rules speak against.
+    """
+
+    marks: Marks
+    numerals: Sequence[Probs] | None
+
+    def _probs(self, u: Uncertain) -> Probs | None:
+        """The measured chances of a numeral doubt (None for other fields or without them)."""
+        if self.numerals is None or u.field != "number":
+            return None
+        labels = [i.label for i in self.marks.side.islands]
+        return self.numerals[labels.index(u.where)]
+
+    def values(self, u: Uncertain) -> list[Value]:
+        """The values a doubt's field may hold instead: its alternatives, and for a numeral every value the
+        ink leaves a chance (a digit read surely that the rules overrode among them)."""
+        probs = self._probs(u)
+        if probs is None:
+            return list(u.alternatives)
+        top = max(probs.values())
+        extra = [v for v, p in probs.items() if v != u.read and v not in u.alternatives and p >= 1e-3 * top]
+        return [*u.alternatives, *extra]
+
+    def _odds(self, u: Uncertain, v: Value) -> tuple[float, float]:
+        """The ink's odds of `v` against the value read, and its chance of `v` (both from the doubt's
+        confidence for fields other than numerals)."""
+        probs = self._probs(u)
+        if probs is None:
+            return (1.0 - u.confidence) / max(u.confidence, 1e-12), 0.0
+        return probs.get(v, 0.0) / max(probs.get(u.read, 0.0), 1e-12), probs.get(v, 0.0)
+
+    @staticmethod
+    def _outweighs(odds: float, sure: float) -> bool:
+        """True when the ink finds a rule-breaking value at least as likely as the value read, or reads it at
+        `SURE_DIGIT` or more: the reading then rests on the player having kept the rule alone."""
+        return sure >= SURE_DIGIT or odds >= 1.0
+
+    def counts(self, u: Uncertain, v: Value, other: Marks, deck: Deck) -> bool:
+        """True when reading `v` at doubt `u` (giving `other`) is a misreading that counts."""
+        if self._probs(u) is None or consistent(other, deck):
+            return True
+        return self._outweighs(*self._odds(u, v))
+
+    def counts_pair(self, one: tuple[Uncertain, Value], two: tuple[Uncertain, Value], both: Marks,
+                    deck: Deck) -> bool:
+        """True when misreading two doubts at once (giving `both`) counts."""
+        if (self._probs(one[0]) is None and self._probs(two[0]) is None) or consistent(both, deck):
+            return True
+        (a, sure_a), (b, sure_b) = self._odds(*one), self._odds(*two)
+        return self._outweighs(a * b, max(sure_a, sure_b))

@@ -248,3 +248,62 @@ def test_a_flagged_island_that_no_bridge_reaches_holds_no_numeral():
     assert got.marks.numerals[i] is None
     ruled = _settled(got, side.islands[i].label).ruled_out
     assert ruled == ((5, "flag-needs-bridge"), (3, "flag-needs-bridge"))
+
+
+def _swappable(deck, scoring):
+    """Two uncircled islands i and j whose numerals may swap (the sheet stays valid) though island i alone
+    may not hold j's numeral (no spare card shows it)."""
+
+    def put(marks, i, v):
+        return dataclasses.replace(marks, numerals=marks.numerals[:i] + (v,) + marks.numerals[i + 1 :])
+
+    def valid(marks):
+        return validate(sheet_of(marks), deck, scoring).ok
+
+    def pairs(truth, counts):
+        un = [i for i, v in enumerate(truth.numerals) if v and i not in truth.circled]
+        return [(i, j) for i in un for j in un
+                if truth.numerals[i] > truth.numerals[j] > counts[i]
+                and not valid(put(truth, i, truth.numerals[j]))
+                and valid(put(put(truth, i, truth.numerals[j]), j, truth.numerals[i]))]
+
+    return _first_game(deck, scoring, range(1, 30), pairs)
+
+
+def test_a_misreading_that_breaks_a_rule_the_reading_keeps_counts_only_when_the_ink_leans_to_it():
+    deck, scoring = load_deck(), load_scoring()
+    truth, ((i, j), *_) = _swappable(deck, scoring)
+    side = truth.side
+    a, b = truth.numerals[i], truth.numerals[j]
+    numerals = [{n: 1.0} for n in truth.numerals]
+    # Both islands' ink leans to the true digits, not surely: the swap keeps the rules and changes
+    # nothing that counts; island i's digit alone read as b would break the deck rule, which the ink
+    # gives only one chance in ten (odds 1:9, far below a player's chance of breaking a rule).
+    numerals[i] = {a: 0.9, b: 0.1}
+    numerals[j] = {b: 0.6, a: 0.4}
+    measured = _firm(truth, deck, numerals)
+    got = resolve(measured, side, deck)
+    assert got.consistent and got.marks.numerals == truth.numerals
+    label = side.islands[i].label
+    assert label in {u.where for u in got.uncertain if u.field == "number"}
+    doubts = staked(got.uncertain, got.marks, deck, scoring, measured.numerals)
+    assert [u.affects for u in doubts] == [()] * len(doubts)
+    # Without the ink's chances every misreading counts as likely as the next: island i alone read as b
+    # breaks the deck rule, so that doubt changes the verdict.
+    assert "verdict" in next(u for u in staked(got.uncertain, got.marks, deck, scoring)
+                             if u.where == label).affects
+
+
+def test_a_rule_breaking_digit_read_surely_still_changes_the_verdict():
+    deck, scoring = load_deck(), load_scoring()
+    truth, ((i, j), *_) = _swappable(deck, scoring)
+    side = truth.side
+    a, b = truth.numerals[i], truth.numerals[j]
+    numerals = [{n: 1.0} for n in truth.numerals]
+    numerals[i] = {b: 0.75, a: 0.25}  # the network reads b surely; the rules (the deck) want a
+    measured = _firm(truth, deck, numerals)
+    got = resolve(measured, side, deck)
+    assert got.marks.numerals == truth.numerals
+    doubts = staked(got.uncertain, got.marks, deck, scoring, measured.numerals)
+    label = side.islands[i].label
+    assert "verdict" in next(u for u in doubts if u.field == "number" and u.where == label).affects
