@@ -18,6 +18,7 @@ from hashi_print.scan.digits import features, probabilities, strokes
 from hashi_print.sheets.layout import SheetLayout
 
 INK = 0.28  # ink level that counts as a stroke
+DIGIT_SPAN = 2.5  # mm: ink this tall or wide in a numeral box is even odds to be a digit however thin
 OUTLINE_MARGIN = 0.15  # ink this far above a printed outline's level is a stroke crossing it
 Probs = dict[int | None, float]  # value (a count, a numeral, True/False or None) -> probability
 Box = tuple[float, float, float, float]  # x, y, width, height in mm
@@ -276,9 +277,14 @@ def _digit_ink(crop: np.ndarray, ppm: float) -> tuple[float, np.ndarray] | None:
     kept = strokes(crop)  # specks and ink reaching in from the next cell left out
     if kept is None:
         return None
-    strong = float((kept > INK).sum()) / (ppm * ppm)  # mm^2 of ink
+    on = kept > INK
+    strong = float(on.sum()) / (ppm * ppm)  # mm^2 of ink
+    ys, xs = np.nonzero(on)
+    # A thin digit (a pencil 1, a fine pen) inks little but spans half the box or more (digits are written
+    # about 5 mm tall); a speck does neither.
+    extent = (max(int(np.ptp(ys)), int(np.ptp(xs))) + 1) / ppm if len(ys) else 0.0
     f = features(crop)
-    return None if f is None else (_likely(strong, 1.6, 4.0), f)
+    return None if f is None else (max(_likely(strong, 1.6, 4.0), _likely(extent, DIGIT_SPAN, 4.0)), f)
 
 
 def _digit_probs(p_ink: float, p: np.ndarray, allowed: tuple[int, ...]) -> Probs:

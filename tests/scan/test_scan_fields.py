@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from hashi_print.scan.fields import INK, _crossed
+from hashi_print.scan.fields import INK, _crossed, _digit_ink
 
 PPM = 6.0  # pixels per mm, as a 5 MP photo of an A4 sheet is read
 BOX = (10.0, 10.0, 13.0, 8.5)  # a bonus box (x, y, width, height in mm)
@@ -39,3 +39,23 @@ def test_a_box_edge_in_the_strip_is_not_a_cross(shift):
 @pytest.mark.parametrize("shift", [0.0, 0.5, 0.8, -0.8])
 def test_a_pen_cross_is_a_cross(shift):
     assert _crossed(ink_map(shift, cross=True), BOX, PPM, 2.5)[True] > 0.95
+
+
+def _numeral_box(*strokes: tuple[float, float, float, float], width: float = 0.25) -> np.ndarray:
+    """The cleaned ink of a 7 mm numeral box with pen strokes (x0, y0, x1, y1 in mm) of `width` mm."""
+    ink = np.zeros((int(7 * PPM), int(7 * PPM)), np.float32)
+    for x0, y0, x1, y1 in strokes:
+        cv2.line(ink, (round(x0 * PPM), round(y0 * PPM)), (round(x1 * PPM), round(y1 * PPM)), 1.0,
+                 max(1, round(width * PPM)))
+    return ink
+
+
+def test_a_thin_tall_one_is_ink_and_a_speck_is_not():
+    # A fine pencil 1, 4.5 mm tall: under 1.6 mm² of ink, the area alone took it for an empty box.
+    one = _numeral_box((3.5, 1.2, 3.3, 5.7), width=0.15)
+    assert float((one > INK).sum()) / PPM**2 < 1.6
+    found = _digit_ink(one, PPM)
+    assert found is not None and found[0] > 0.9
+    # A short thin mark (a stray touch of the pen) stays unlikely to be a digit.
+    speck = _digit_ink(_numeral_box((3.2, 3.0, 4.2, 3.4), width=0.15), PPM)
+    assert speck is None or speck[0] < 0.1
