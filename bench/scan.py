@@ -9,6 +9,8 @@ megapixels). The reading is compared with the game that drew it.
         trains the digit networks without one source of handwriting (scripts/train_digits.py, the
         shipped plan less that source), then reads photos whose digits all come from that source
         (`--weights FILE` reads the same photos with another weights file instead, say an older one);
+    python bench/scan.py --hold-out fonts --broken circle --count 60 --weights FILE
+        the same, every sheet breaking a rule at one island: how many are read as valid with status ok;
     python bench/scan.py --conditions --count 20
         the shipped networks, one row per phone-photo case (tests/photos.py CONDITIONS) and per way of
         marking boxes and circles (BOX_STYLES, CIRCLE_STYLES), digits by the pen model's writers
@@ -27,6 +29,7 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -37,13 +40,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from hashi_print.game.board import builtin_side  # noqa: E402
-from hashi_print.game.deck import GOALS, load_deck  # noqa: E402
+from hashi_print.game.deck import GOALS, Deck, load_deck  # noqa: E402
+from hashi_print.game.rules import GameState  # noqa: E402
 from hashi_print.game.scoring import load_scoring, score_sheet  # noqa: E402
 from hashi_print.render.fill import WRITERS  # noqa: E402
 from hashi_print.scan import digits  # noqa: E402
 from hashi_print.scan.read import ScanStatus, scan_image  # noqa: E402
 from hashi_print.scan.register import UnreadableImage  # noqa: E402
-from hashi_print.sheets.marks import marks_of  # noqa: E402
+from hashi_print.sheets.marks import Marks, marks_of, sheet_of  # noqa: E402
 from hashi_print.sheets.validate import validate  # noqa: E402
 from scripts import train_digits  # noqa: E402
 from tests.photos import (  # noqa: E402
@@ -63,6 +67,52 @@ WEIGHTS = ROOT / "output" / "scan-weights"
 def _writers(name: str):
     """The digits a run writes with: a shipped set's name, or a training source's digits."""
     return name if name in WRITERS else train_digits.source_glyphs(name)
+
+
+def broken_marks(truth: Marks, deck: Deck, kind: str, rng: random.Random) -> Marks | None:
+    """The marks of a player who broke a rule at one island: `circle`, a circled island's numeral that is
+    not its bridge count; `deck`, an uncircled numeral (1, 2, 5 or 6, above the bridges) that no spare card
+    shows. None when the sheet has no such island."""
+    side = truth.side
+    counts = GameState(side, (None,) * len(side.islands), truth.bridges).counts
+    if kind == "circle":
+        if not truth.circled:
+            return None
+        i = rng.choice(sorted(truth.circled))
+        value = rng.choice([v for v in range(1, 7) if v != truth.numerals[i]])
+    else:
+        spare = Counter(deck.cards[p - 1].numeral for p in truth.cards)
+        spare.subtract(n for n in truth.numerals if n is not None)
+        options = [(i, v) for i, n in enumerate(truth.numerals) if n is not None and i not in truth.circled
+                   for v in (1, 2, 5, 6) if v > counts[i] and v != n and spare[v] <= 0]
+        if not options:
+            return None
+        i, value = rng.choice(options)
+    return dataclasses.replace(truth, numerals=truth.numerals[:i] + (value,) + truth.numerals[i + 1 :])
+
+
+def one_broken(task: tuple[int, int, str, str]) -> dict:
+    """Make photo `index` of a sheet whose player broke a rule (`broken_marks`), with the digits of
+    `writers`, read it, and say whether it was read as valid with status ok (a confident wrong verdict)."""
+    seed, index, writers, kind = task
+    rng = random.Random(f"{seed}/{index}/{kind}")
+    deck, scoring = load_deck(), load_scoring()
+    side = builtin_side("AB"[index % 2])
+    paper = ("a4", "letter")[(index // 2) % 2]
+    record = simulated_record(side, deck, scoring, seed * 100_003 + index, STRATEGIES[index % 3])
+    drawn = broken_marks(marks_of(record, deck), deck, kind, rng)
+    if drawn is None:
+        return {"index": index, "status": "no such island"}
+    assert not validate(sheet_of(drawn), deck, scoring).ok
+    pen = rng.choice(["blue", "black", "felt", "pencil"])
+    sheet = filled_sheet(drawn, deck, scoring, paper, rng, pen, writers=_writers(writers))
+    img = cv2.imdecode(np.frombuffer(photograph(sheet, random_camera(rng), rng), np.uint8), cv2.IMREAD_COLOR)
+    try:
+        scan = scan_image(img, deck, scoring, source=f"photo {index}")
+    except UnreadableImage:
+        return {"index": index, "status": "unreadable"}
+    valid = scan.validation is not None and scan.validation.ok
+    return {"index": index, "status": scan.status.value, "read valid": valid}
 
 
 def one(task: tuple[int, int, str, str | None, str | None]) -> dict:
@@ -126,11 +176,11 @@ def _use(weights: str | None) -> None:
         digits.use_weights(weights)
 
 
-def run(tasks: list, workers: int, weights: Path | None = None) -> list[dict]:
+def run(tasks: list, workers: int, weights: Path | None = None, job: Callable[..., dict] = one) -> list[dict]:
     """Every photo of a run, read in `workers` processes."""
     init = str(weights) if weights else None
     with ProcessPoolExecutor(workers, initializer=_use, initargs=(init,)) as pool:
-        return list(pool.map(one, tasks, chunksize=2))
+        return list(pool.map(job, tasks, chunksize=2))
 
 
 def held_out_weights(source: str, seed: int) -> Path:
@@ -159,6 +209,10 @@ def main() -> None:
                     help="train without this source of handwriting, write with it")
     ap.add_argument("--weights", type=Path,
                     help="with --hold-out: read with this weights file, not one trained without the source")
+    ap.add_argument("--broken", choices=("circle", "deck"),
+                    help="with --hold-out: every sheet breaks this rule at one island (a circled numeral "
+                         "off its bridges, or an uncircled numeral no spare card shows); counts the sheets "
+                         "read as valid with status ok")
     ap.add_argument("--conditions", action="store_true",
                     help="one row per photo condition and marking style")
     ap.add_argument("--case", action="append", default=[],
@@ -170,8 +224,13 @@ def main() -> None:
     if args.hold_out:
         weights = args.weights or held_out_weights(args.hold_out, args.seed)
         print(f"digit weights: {weights}")
-        tasks = [(args.seed, i, args.hold_out, None, None) for i in range(args.count)]
-        report(f"held out: {args.hold_out}", run(tasks, args.workers, weights))
+        if args.broken:
+            jobs = [(args.seed, i, args.hold_out, args.broken) for i in range(args.count)]
+            report_broken(f"held out: {args.hold_out}, broken: {args.broken}",
+                          run(jobs, args.workers, weights, one_broken))
+        else:
+            tasks = [(args.seed, i, args.hold_out, None, None) for i in range(args.count)]
+            report(f"held out: {args.hold_out}", run(tasks, args.workers, weights))
     elif args.conditions:
         cases = [(c, None) for c in CONDITIONS] + [(None, s) for s in BOX_STYLES + CIRCLE_STYLES]
         if args.case:
@@ -184,6 +243,19 @@ def main() -> None:
         report(f"writers: {args.writers}", run(tasks, args.workers))
     load = os.getloadavg()
     print(f"load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} at the end")
+
+
+def report_broken(name: str, rows: list[dict]) -> None:
+    """Print how the rule-breaking sheets were read: valid with status ok is a confident wrong verdict."""
+    drawn = [r for r in rows if r["status"] != "no such island"]
+    ok = [r for r in drawn if r["status"] == ScanStatus.OK.value]
+    wrong = sum(r["read valid"] for r in ok)
+    print(f"== {name}")
+    print(f"rule-breaking sheets: {len(drawn)} ({len(rows) - len(drawn)} photos had no such island)")
+    print(f"status ok, read as valid (confident wrong verdict): {wrong}")
+    print(f"status ok, read as breaking a rule: {len(ok) - wrong}")
+    print(f"review: {sum(r['status'] == ScanStatus.REVIEW.value for r in drawn)}; "
+          f"unreadable: {sum(r['status'] == 'unreadable' for r in drawn)}")
 
 
 def _share(rows: list[dict], field: str) -> str:
