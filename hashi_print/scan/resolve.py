@@ -33,6 +33,11 @@ NUMBER_CLEAR = 0.99
 # may be what the player wrote, breaking a rule (at 0.9 a circled numeral that broke the rule was read
 # as its bridge count; 0.5 sent 15 more of the bench's 120 held-out-source photos to review than 0.7).
 SURE_DIGIT = 0.7
+# Nor a digit the ink favours this many times over the value the rules settle on: a circled 1 read at 0.5
+# where the bridges make 6 (read at 0.1) is as likely a player's broken rule as a misread 6. Chosen on
+# the held-out benchmark's photos (bench/README.md, issue 35): 3 read 4 fewer of its 240 valid sheets
+# exactly with status ok, 10 let 2 more of its 120 rule-breaking sheets through as valid.
+OVERRIDE_ODDS = 5.0
 RUNNER_UP = math.log(30.0)  # a different consistent reading this close makes its fields uncertain
 # A player breaks a rule on perhaps one sheet in a hundred: a reading that breaks one is that much
 # less likely to start with. It is reported as read (the verdict being the broken rule) only when
@@ -503,6 +508,8 @@ def _overridden_numerals(s: _Search) -> list[Uncertain]:
         # (a rule-breaking sheet was read as valid: a 6 at 0.95 taken for the 4 its bridges make).
         if a != b and b is not None and p[b] >= SURE_DIGIT:
             kept = min(kept, 1.0 - p[b])
+        if a != b and b is not None and p[b] >= OVERRIDE_ODDS * p.get(a, 0.0):
+            kept = min(kept, p.get(a, 0.0) / (p.get(a, 0.0) + p[b]))
         if kept < CLEAR:
             out.append(_number(s.labels[i], a, p, kept))
     return out

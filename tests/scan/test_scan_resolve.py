@@ -106,14 +106,17 @@ def test_the_rules_never_silently_override_a_digit_read_surely(seed):
     drawn = dataclasses.replace(truth, numerals=written)
     assert not validate(sheet_of(drawn), deck, scoring).ok
     label = side.islands[i].label
-    for sure, review in ((0.948, True), (0.75, True), (0.3, False)):
+    # A digit read at 0.7 or more, or five times likelier than the bridges' v, is left to a person; one
+    # read at 0.3 with v at 0.1 is settled by the rules.
+    for sure, bridges, review in ((0.948, 0.018, True), (0.75, 0.018, True), (0.3, 0.018, True),
+                                  (0.3, 0.1, False)):
         numerals = [{n: 1.0} for n in truth.numerals]
-        rest = (1.0 - sure - 0.018) / 4
-        numerals[i] = {d: rest for d in range(1, 7)} | {w: sure, v: 0.018}
+        rest = (1.0 - sure - bridges) / 4
+        numerals[i] = {d: rest for d in range(1, 7)} | {w: sure, v: bridges}
         got = resolve(_firm(truth, deck, numerals), side, deck)
         # The reading that keeps the rules is chosen either way ...
         assert got.consistent and got.marks.numerals == truth.numerals
-        # ... but a digit read at 0.7 or more that the rules overrode is left to a person.
+        # ... but a digit read surely that the rules overrode is left to a person.
         doubt = [u for u in got.uncertain if u.field == "number" and u.where == label]
         assert bool(doubt) == review
         if review:
@@ -307,3 +310,25 @@ def test_a_rule_breaking_digit_read_surely_still_changes_the_verdict():
     doubts = staked(got.uncertain, got.marks, deck, scoring, measured.numerals)
     label = side.islands[i].label
     assert "verdict" in next(u for u in doubts if u.field == "number" and u.where == label).affects
+
+
+def test_the_rules_never_silently_override_a_digit_the_ink_favours_five_to_one():
+    deck, scoring = load_deck(), load_scoring()
+    truth = game_marks(builtin_side("A"), deck, scoring, 3)
+    side = truth.side
+    i = min(truth.circled)
+    v = truth.numerals[i]
+    w = next(d for d in (1, 2, 6, 5) if d != v)
+    # Ink that looks like no digit clearly: w at 0.5, every other digit (the bridges' v among them) at
+    # 0.1, below SURE_DIGIT but five to one against the value the circle's rule wants.
+    numerals = [{n: 1.0} for n in truth.numerals]
+    numerals[i] = {d: 0.1 for d in range(1, 7)} | {w: 0.5}
+    measured = _firm(truth, deck, numerals)
+    got = resolve(measured, side, deck)
+    assert got.consistent and got.marks.numerals == truth.numerals
+    label = side.islands[i].label
+    doubt = next(u for u in got.uncertain if u.field == "number" and u.where == label)
+    assert w in doubt.alternatives and doubt.confidence == pytest.approx(0.1 / 0.6)
+    (staked_doubt,) = [u for u in staked(got.uncertain, got.marks, deck, scoring, measured.numerals)
+                       if u.where == label]
+    assert "verdict" in staked_doubt.affects
