@@ -4,13 +4,19 @@ hashi_print.game.bots builds a `Search` per move from the side's tables and the 
 module imports nothing of the package and is typed for mypyc: `scripts/build_native_bots.py`
 compiles it to an optional extension that bots.py loads only when it was built from this very file.
 Every float is computed by the same operations in the same order in both, so that the moves are the
-same (tests/game/test_bot_replay.py).
+same (tests/game/test_bot_replay.py). Written for mypyc's native code: constants are Final, list items
+are updated as `x[i] = x[i] + 1` (mypyc compiles `x[i] += 1` to a generic Python addition), float
+powers are math.pow (what ** computes on floats) and results of sum() and max() are typed.
 """
 
 from __future__ import annotations
 
-ROOM_FREE = 99
-NO_ISLAND = -1
+import math
+from typing import Final
+
+# Final: mypyc inlines them instead of looking them up in the module at every use.
+ROOM_FREE: Final = 99
+NO_ISLAND: Final = -1
 
 
 class Search:
@@ -73,13 +79,12 @@ class Search:
         bare: list[int] = []
         total = 0.0
         circled = 0
-        for i in range(n):
-            v = num[i]
+        for i, v in enumerate(num):
             c = cnt[i]
             if not v:
                 if c:
                     chance[i] = p_bare[c]
-                    wanting[c] += 1
+                    wanting[c] = wanting[c] + 1
                     bare.append(i)
                 else:
                     chance[i] = empty[i]
@@ -92,10 +97,8 @@ class Search:
             # room? (Counted only until it reaches the need.)
             need = v - c
             avail = 0
-            lanes = adj_lane[i]
             others = adj_other[i]
-            for pos in range(len(lanes)):
-                k = lanes[pos]
+            for pos, k in enumerate(adj_lane[i]):
                 b = br[k]
                 if blocks[k] or b == 2:
                     continue
@@ -113,7 +116,8 @@ class Search:
                 open_need += need
                 open_islands.append(i)
         self.share(chance, cnt, bare, wanting, open_islands, open_need)
-        total += self.per * sum(chance)
+        circles: float = sum(chance)
+        total += self.per * circles
         if self.red_value:
             total += self.colour(self.red, self.red_value, num, cnt, chance)
         if self.blue_value:
@@ -131,12 +135,12 @@ class Search:
             c = cnt[i]
             if wanting[c] > supply[c]:
                 # Several islands wait for the same numeral: the cards left cannot serve them all.
-                chance[i] *= supply[c] / wanting[c]
+                chance[i] = chance[i] * (supply[c] / wanting[c])
         if open_need > self.ends_supply:
             # The open islands want more bridge ends than the cards left are likely to bring.
             scale = self.ends_supply / open_need
             for i in open_islands:
-                chance[i] *= scale
+                chance[i] = chance[i] * scale
 
     def colour(self, flagged: list[int], value: float, num: list[int], cnt: list[int],
                chance: list[float]) -> float:
@@ -150,11 +154,13 @@ class Search:
         if done == size:
             return value
         if self.strict:
-            return self.weight * value * (done / size) ** 2
+            return self.weight * value * math.pow(done / size, 2.0)
         if self.soft:
-            mean = sum([chance[i] for i in flagged]) / size
-            share: float = mean ** self.power
-            return self.weight * value * share
+            # Summed from 0.0 in the flags' order, as sum() does, but on native floats.
+            picked = 0.0
+            for i in flagged:
+                picked += chance[i]
+            return self.weight * value * math.pow(picked / size, self.power)
         p = 1.0
         for i in flagged:
             p *= chance[i]
@@ -168,8 +174,11 @@ class Search:
             if circled >= 6 and largest >= 6:
                 return self.six
             if self.strict:
-                return self.weight * self.six * (largest / 6) ** 2
-        return self.weight * self.six * min(1.0, self.expected_group(chance, bridged) / 6) ** 3
+                return self.weight * self.six * math.pow(largest / 6, 2.0)
+        reach = self.expected_group(chance, bridged) / 6
+        if reach > 1.0:
+            reach = 1.0
+        return self.weight * self.six * math.pow(reach, 3.0)
 
     def circled_group(self, num: list[int], cnt: list[int], bridged: list[int]) -> int:
         """The size of the largest group of circled islands joined by bridges."""
@@ -230,37 +239,39 @@ class Search:
             # Every group is one island, whose sum is its chance (none is negative).
             return max(chance)
         expected = [0.0] * n
-        for i in range(n):
+        for i, c in enumerate(chance):
             root = parent[parent[i]]
             parent[i] = root
-            c = chance[i]
             if c > 0:
-                expected[root] += c
-        largest = expected[0]
-        for i in range(1, n):
-            if expected[i] > largest:
-                largest = expected[i]
+                expected[root] = expected[root] + c
+        largest: float = max(expected)
         return largest
 
     def add(self, k: int, br: list[int], cnt: list[int], blocks: list[int], bridged: list[int]) -> None:
         """Add one bridge on lane k, updating counts, crossing blocks and the bridged lanes."""
-        if not br[k]:
+        b = br[k]
+        if not b:
             bridged.append(k)
             for j in self.crossings[k]:
-                blocks[j] += 1
-        br[k] += 1
-        cnt[self.ends_a[k]] += 1
-        cnt[self.ends_b[k]] += 1
+                blocks[j] = blocks[j] + 1
+        br[k] = b + 1
+        a = self.ends_a[k]
+        cnt[a] = cnt[a] + 1
+        o = self.ends_b[k]
+        cnt[o] = cnt[o] + 1
 
     def remove(self, k: int, br: list[int], cnt: list[int], blocks: list[int], bridged: list[int]) -> None:
         """Take back the last bridge added on lane k (the reverse of `add`)."""
-        br[k] -= 1
-        cnt[self.ends_a[k]] -= 1
-        cnt[self.ends_b[k]] -= 1
-        if not br[k]:
+        b = br[k] - 1
+        br[k] = b
+        a = self.ends_a[k]
+        cnt[a] = cnt[a] - 1
+        o = self.ends_b[k]
+        cnt[o] = cnt[o] - 1
+        if not b:
             bridged.remove(k)
             for j in self.crossings[k]:
-                blocks[j] -= 1
+                blocks[j] = blocks[j] - 1
 
     def beam(self, num: list[int], br: list[int], cnt: list[int], blocks: list[int], bridged: list[int],
              bridges: int, width: int, partial: bool) -> list[tuple[float, tuple[int, ...]]]:
@@ -318,7 +329,7 @@ class Search:
             if br[k]:
                 bridged.append(k)
                 for j in self.crossings[k]:
-                    blocks[j] += 1
+                    blocks[j] = blocks[j] + 1
         ranked: list[tuple[float, int]] = []
         for i in choices:
             num[i] = numeral
