@@ -17,6 +17,11 @@ from typing import Final
 # Final: mypyc inlines them instead of looking them up in the module at every use.
 ROOM_FREE: Final = 99
 NO_ISLAND: Final = -1
+# What an island waits for (`Search.kind`), besides the bridges an open one misses (1 and more): nothing
+# (circled), nothing it can get (dead), or a numeral (BARE minus its bridges).
+CIRCLED: Final = 0
+DEAD: Final = -1
+BARE: Final = -2
 
 
 class Search:
@@ -55,6 +60,10 @@ class Search:
         self.blue = blue
         self.blue_value = bonus[1]
         self.six = bonus[2]
+        # Per island, what it waits for and its chance, as `value` last found them (one list each for
+        # every position, not new ones).
+        self.kind = [0] * self.n
+        self.chance = [0.0] * self.n
 
     def value(self, num: list[int], br: list[int], cnt: list[int], blocks: list[int],
               bridged: list[int]) -> float:
@@ -66,31 +75,23 @@ class Search:
         every island that waits for them. The value is `per` times their sum, plus each goal's value
         when reached or the outlook's share of it.
         """
-        n = self.n
         adj_lane = self.adj_lane
         adj_other = self.adj_other
-        p_need = self.p_need
-        p_bare = self.p_bare
-        empty = self.empty
-        chance = [0.0] * n
+        # First what each island waits for, then (in `chances`) its chance, once the shares are known.
+        kind = self.kind
         wanting = [0] * 13
         open_need = 0
-        open_islands: list[int] = []
-        bare: list[int] = []
         total = 0.0
         circled = 0
         for i, v in enumerate(num):
             c = cnt[i]
             if not v:
                 if c:
-                    chance[i] = p_bare[c]
                     wanting[c] = wanting[c] + 1
-                    bare.append(i)
-                else:
-                    chance[i] = empty[i]
+                kind[i] = BARE - c
                 continue
             if c == v:
-                chance[i] = 1.0
+                kind[i] = CIRCLED
                 circled += 1
                 continue
             # Can the island still get the bridges it needs over its open lanes, given its neighbours'
@@ -111,13 +112,12 @@ class Search:
                         break
             if avail < need:
                 total -= self.dead
+                kind[i] = DEAD
             else:
-                chance[i] = p_need[need]
+                kind[i] = need
                 open_need += need
-                open_islands.append(i)
-        self.share(chance, cnt, bare, wanting, open_islands, open_need)
-        circles: float = sum(chance)
-        total += self.per * circles
+        total += self.per * self.chances(wanting, open_need)
+        chance = self.chance
         if self.red_value:
             total += self.colour(self.red, self.red_value, num, cnt, chance)
         if self.blue_value:
@@ -126,21 +126,40 @@ class Search:
             total += self.six_value(num, cnt, bridged, chance, circled)
         return total
 
-    def share(self, chance: list[float], cnt: list[int], bare: list[int], wanting: list[int],
-              open_islands: list[int], open_need: int) -> None:
-        """Scale the chances down where the cards left cannot serve every island that waits for them
-        (`wanting[c]`: the unnumbered islands with c bridges, which wait for the numeral c)."""
+    def chances(self, wanting: list[int], open_need: int) -> float:
+        """Fill `chance` from `kind` (see `value`) and return their sum, in island order.
+
+        `wanting[c]` counts the unnumbered islands with c bridges, which wait for the numeral c, and
+        `open_need` the bridges the open islands miss.
+        """
+        chance = self.chance
+        p_need = self.p_need
+        p_bare = self.p_bare
+        empty = self.empty
         supply = self.supply
-        for i in bare:
-            c = cnt[i]
-            if wanting[c] > supply[c]:
-                # Several islands wait for the same numeral: the cards left cannot serve them all.
-                chance[i] = chance[i] * (supply[c] / wanting[c])
-        if open_need > self.ends_supply:
-            # The open islands want more bridge ends than the cards left are likely to bring.
-            scale = self.ends_supply / open_need
-            for i in open_islands:
-                chance[i] = chance[i] * scale
+        # The open islands may want more bridge ends than the cards left are likely to bring (x * 1.0
+        # is x, exactly).
+        scale = self.ends_supply / open_need if open_need > self.ends_supply else 1.0
+        circles = 0.0
+        for i, w in enumerate(self.kind):
+            if w > 0:
+                ch = p_need[w] * scale
+            elif w == CIRCLED:
+                ch = 1.0
+            elif w == DEAD:
+                ch = 0.0
+            elif w == BARE:
+                ch = empty[i]
+            else:
+                c = BARE - w
+                ch = p_bare[c]
+                if wanting[c] > supply[c]:
+                    # Several islands wait for the same numeral: the cards left cannot serve them all.
+                    ch = ch * (supply[c] / wanting[c])
+            chance[i] = ch
+            # Summed from 0.0 in island order, as sum() does.
+            circles += ch
+        return circles
 
     def colour(self, flagged: list[int], value: float, num: list[int], cnt: list[int],
                chance: list[float]) -> float:
@@ -239,12 +258,16 @@ class Search:
             # Every group is one island, whose sum is its chance (none is negative).
             return max(chance)
         expected = [0.0] * n
+        # The largest running sum is the largest group's (no chance is negative): no max() over the list.
+        largest = 0.0
         for i, c in enumerate(chance):
             root = parent[parent[i]]
             parent[i] = root
             if c > 0:
-                expected[root] = expected[root] + c
-        largest: float = max(expected)
+                s = expected[root] + c
+                expected[root] = s
+                if s > largest:
+                    largest = s
         return largest
 
     def add(self, k: int, br: list[int], cnt: list[int], blocks: list[int], bridged: list[int]) -> None:
@@ -269,7 +292,8 @@ class Search:
         o = self.ends_b[k]
         cnt[o] = cnt[o] - 1
         if not b:
-            bridged.remove(k)
+            # Bridges are taken back in the reverse order of `add`, so k is the last lane bridged.
+            bridged.pop()
             for j in self.crossings[k]:
                 blocks[j] = blocks[j] - 1
 
@@ -282,7 +306,7 @@ class Search:
         """
         ends_a = self.ends_a
         ends_b = self.ends_b
-        lanes_all = range(len(br))
+        lanes_all = len(br)
         beam: list[tuple[int, ...]] = [()]
         done: list[tuple[float, tuple[int, ...]]] = []
         for step in range(bridges):
@@ -290,7 +314,7 @@ class Search:
             for lanes in beam:
                 for k in lanes:
                     self.add(k, br, cnt, blocks, bridged)
-                for k in lanes_all:
+                for k in range(lanes_all):
                     # One more bridge may go on lane k: under 2, not crossed, a numbered end, room at both.
                     if br[k] >= 2 or blocks[k]:
                         continue
@@ -308,10 +332,12 @@ class Search:
                     self.remove(k, br, cnt, blocks, bridged)
                 for k in reversed(lanes):
                     self.remove(k, br, cnt, blocks, bridged)
-            ranked = sorted(scored.items(), key=_by_value_then_lanes)[:width]
+            # The best value first, then the lower lanes: sorted on (-value, lanes) pairs, which compare
+            # natively (a key function would be called back per item).
+            ranked = sorted([(-v, key) for key, v in scored.items()])[:width]
             if partial or step == bridges - 1:
-                done.extend((v, key) for key, v in ranked)
-            beam = [key for key, _ in ranked]
+                done.extend((-v, key) for v, key in ranked)
+            beam = [key for _, key in ranked]
             if not beam:
                 break
         return done
@@ -330,15 +356,16 @@ class Search:
                 bridged.append(k)
                 for j in self.crossings[k]:
                     blocks[j] = blocks[j] + 1
+        # The best value first, then the lower island: sorted on (-value, island) pairs.
         ranked: list[tuple[float, int]] = []
         for i in choices:
             num[i] = numeral
-            ranked.append((self.value(num, br, cnt, blocks, bridged), i))
+            ranked.append((-self.value(num, br, cnt, blocks, bridged), i))
             num[i] = 0
-        ranked.sort(key=_by_value_then_island)
+        ranked.sort()
         # A numeral choice's value with no bridge is that option's skip value: kept, not recomputed.
         options = [(NO_ISLAND, self.value(num, br, cnt, blocks, bridged))]
-        options += [(i, v) for v, i in ranked[:numerals]]
+        options += [(i, -v) for v, i in ranked[:numerals]]
         best_value = 0.0
         best: tuple[int, tuple[int, ...]] | None = None
         for choice, skip_value in options:
@@ -354,12 +381,3 @@ class Search:
         assert best is not None
         return best
 
-
-def _by_value_then_lanes(item: tuple[tuple[int, ...], float]) -> tuple[float, tuple[int, ...]]:
-    """Sort key of scored bridge sequences: the best value first, then the lower lanes."""
-    return -item[1], item[0]
-
-
-def _by_value_then_island(item: tuple[float, int]) -> tuple[float, int]:
-    """Sort key of numeral choices: the best value first, then the lower island."""
-    return -item[0], item[1]
