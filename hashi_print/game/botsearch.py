@@ -60,10 +60,11 @@ class Search:
         self.blue = blue
         self.blue_value = bonus[1]
         self.six = bonus[2]
-        # Per island, what it waits for and its chance, as `value` last found them (one list each for
-        # every position, not new ones).
+        # Per island, what it waits for and its chance as `value` last found them, and the running sums
+        # of `expected_group`: one list each for every position, not new ones.
         self.kind = [0] * self.n
         self.chance = [0.0] * self.n
+        self.expected = [0.0] * self.n
 
     def value(self, num: list[int], br: list[int], cnt: list[int], blocks: list[int],
               bridged: list[int]) -> float:
@@ -236,7 +237,6 @@ class Search:
     def expected_group(self, chance: list[float], bridged: list[int]) -> float:
         """The largest sum of chances over a group of islands that may still be circled, joined by
         bridges (each group summed in island order)."""
-        n = self.n
         ends_a = self.ends_a
         ends_b = self.ends_b
         parent = self.identity.copy()
@@ -257,14 +257,15 @@ class Search:
         if not joined:
             # Every group is one island, whose sum is its chance (none is negative).
             return max(chance)
-        expected = [0.0] * n
+        expected = self.expected
         # The largest running sum is the largest group's (no chance is negative): no max() over the list.
         largest = 0.0
         for i, c in enumerate(chance):
             root = parent[parent[i]]
             parent[i] = root
             if c > 0:
-                s = expected[root] + c
+                # A group's first island is its root: there its sum starts (0.0 + c is c).
+                s = c if root == i else expected[root] + c
                 expected[root] = s
                 if s > largest:
                     largest = s
