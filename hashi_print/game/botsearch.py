@@ -325,7 +325,10 @@ class Search:
                     vo = num[o]
                     if not (va or vo) or (va and cnt[a] >= va) or (vo and cnt[o] >= vo):
                         continue
-                    key = tuple(sorted(lanes + (k,)))
+                    key = lanes + (k,)
+                    if lanes and k < lanes[-1]:
+                        # Out of order: sorted, so that one set of lanes has one key.
+                        key = tuple(sorted(key))
                     if key in scored:
                         continue
                     self.add(k, br, cnt, blocks, bridged)
