@@ -6,7 +6,8 @@ compiles it to an optional extension that bots.py loads only when it was built f
 Every float is computed by the same operations in the same order in both, so that the moves are the
 same (tests/game/test_bot_replay.py). Written for mypyc's native code: constants are Final, list items
 are updated as `x[i] = x[i] + 1` (mypyc compiles `x[i] += 1` to a generic Python addition), float
-powers are math.pow (what ** computes on floats) and results of sum() and max() are typed.
+powers are math.pow (what ** computes on floats), and sums are loops from 0.0 in a fixed order (what
+sum() computes on Python 3.11) on native floats.
 """
 
 from __future__ import annotations
