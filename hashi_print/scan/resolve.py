@@ -47,6 +47,10 @@ BREAK = BREAK_PRIOR + math.log(CLEAR / (1.0 - CLEAR))
 # A circle traced over the printed ring leaves no ink outside it, so an uncircled island whose numeral
 # equals its bridges may be circled after all, however clean it looks.
 TRACED = 1.0 / 150.0
+# A numeral box where no ink was found, on an island the marks say must carry a numeral (circled): the
+# player may have left it empty, or written a digit too faint for the ink level (a third of the strokes
+# source's blocked sheets on the held-out benchmark). Nothing measured tells these apart: even odds.
+UNSEEN = 0.5
 MAX_STEPS = 3000
 INNER_STEPS = 200
 TRIALS = 60_000  # numeral choices tried per reading at most (a clean sheet needs a few hundred)
@@ -383,7 +387,7 @@ def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
     s = _Search(fields, side, m.numerals, deck, [i.label for i in side.islands], raw, found)
     if _reads_as_broken(s, broken, raw_cost):
         # The ink is much likelier than any reading that keeps the rules: the sheet breaks a rule.
-        return Resolved(raw, _first_each(_broken_doubts(s, broken, searched)), False)
+        return Resolved(raw, _first_each(_broken_doubts(s, broken, searched) + _unseen(s, raw)), False)
     outer = _outer_marks(fields, s.best[1], side)
     doubts = _first_each(
         _outer_doubts(s)
@@ -391,6 +395,7 @@ def resolve(m: Measured, side: BoardSide, deck: Deck) -> Resolved:
         + _runner_up_doubts(s)
         + _overridden_fields(s)
         + _overridden_numerals(s)
+        + _unseen(s, outer)
     )
     doubts += _settled_by_doubtful(s, doubts)
     marks = dataclasses.replace(outer, numerals=s.best[2].numerals)
@@ -512,6 +517,29 @@ def _overridden_numerals(s: _Search) -> list[Uncertain]:
             kept = min(kept, p.get(a, 0.0) / (p.get(a, 0.0) + p[b]))
         if kept < CLEAR:
             out.append(_number(s.labels[i], a, p, kept))
+    return out
+
+
+def _unseen(s: _Search, marks: Marks) -> list[Uncertain]:
+    """Circled islands whose numeral box shows no ink, as doubts: never settled as empty by luck.
+
+    On a reading that keeps the circle (and so breaks its rule) the numeral is in doubt, the bridge count
+    its one other value; on one that drops a circle the ink shows clearly, the circle is in doubt (a
+    circled island with a numeral is the other reading, which the rules allow only with a digit found
+    there). A circle the ink leaves unclear and the rules drop is the likelier story: a fold or a ring's
+    shadow read as a circle on an island nobody numbered (the conditions test's fold, seed 51, 0.76).
+    """
+    counts = GameState(s.side, (None,) * len(s.labels), marks.bridges).counts
+    circle = {f.index: dict(zip(f.options, (math.exp(-c) for c in f.costs), strict=True))
+              for f in s.fields if f.kind == "circled"}
+    out = []
+    for i in s.raw.circled:
+        if s.numerals[i].get(None, 0.0) < FIRM:
+            continue
+        if i in marks.circled and marks.numerals[i] is None and 1 <= counts[i] <= 6:
+            out.append(Uncertain("number", s.labels[i], None, (counts[i],), UNSEEN))
+        elif i not in marks.circled and circle[i].get(True, 0.0) >= CLEAR:
+            out.append(Uncertain("circled", s.labels[i], False, (True,), UNSEEN))
     return out
 
 

@@ -332,3 +332,23 @@ def test_the_rules_never_silently_override_a_digit_the_ink_favours_five_to_one()
     (staked_doubt,) = [u for u in staked(got.uncertain, got.marks, deck, scoring, measured.numerals)
                        if u.where == label]
     assert "verdict" in staked_doubt.affects
+
+
+@pytest.mark.parametrize("circle", [1.0, 0.9])
+def test_a_circled_island_whose_box_shows_no_ink_is_a_doubt_that_changes_the_verdict(circle):
+    deck, scoring = load_deck(), load_scoring()
+    truth = game_marks(builtin_side("A"), deck, scoring, 3)
+    side = truth.side
+    i = min(truth.circled)
+    numerals = [{n: 1.0} for n in truth.numerals]
+    numerals[i] = {None: 1.0}  # a digit too faint for the ink level, or none written
+    measured = _firm(truth, deck, numerals)
+    circles = list(measured.circles)
+    circles[i] = {True: circle, False: 1.0 - circle}
+    got = resolve(dataclasses.replace(measured, circles=tuple(circles)), side, deck)
+    label = side.islands[i].label
+    doubts = staked(got.uncertain, got.marks, deck, scoring, measured.numerals)
+    # Whichever reading wins (the circle's rule broken, or the circle dropped), the island is in doubt
+    # and what it changes sends the sheet to a person.
+    doubt = next(u for u in doubts if u.where == label and u.field in ("number", "circled"))
+    assert "verdict" in doubt.affects or "score" in doubt.affects
