@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from hashi_print.scan.fields import INK, _crossed, _digit_ink
+from hashi_print.scan.fields import FAINT_CAP, INK, _crossed, _digit_ink
 
 PPM = 6.0  # pixels per mm, as a 5 MP photo of an A4 sheet is read
 BOX = (10.0, 10.0, 13.0, 8.5)  # a bonus box (x, y, width, height in mm)
@@ -59,3 +59,21 @@ def test_a_thin_tall_one_is_ink_and_a_speck_is_not():
     # A short thin mark (a stray touch of the pen) stays unlikely to be a digit.
     speck = _digit_ink(_numeral_box((3.2, 3.0, 4.2, 3.4), width=0.15), PPM)
     assert speck is None or speck[0] < 0.1
+
+
+def test_a_faint_digit_is_likely_written_but_never_surely():
+    # A light pencil 4 whose strokes stay below the ink level: the old test found no ink at all and a
+    # circled island's box read as empty (the sheet breaking the circle's rule).
+    four = 0.2 * _numeral_box((2.2, 1.2, 1.8, 4.2), (1.8, 4.2, 4.6, 4.2), (3.8, 2.4, 3.8, 5.8), width=0.45)
+    assert float((four > INK).sum()) == 0.0
+    found = _digit_ink(four, PPM)
+    assert found is not None and 0.5 < found[0] <= FAINT_CAP
+    # Paper grain and a speck of print stay an empty box however the ink is scaled; a faint short dash
+    # (0.6 mm^2 at the faint level) leans to empty.
+    rng = np.random.default_rng(1)
+    empty = rng.uniform(0.0, 0.12, (int(7 * PPM), int(7 * PPM))).astype(np.float32)
+    empty[20:23, 20:23] = 0.55
+    grain = _digit_ink(empty, PPM)
+    assert grain is None or grain[0] < 0.1
+    dash = _digit_ink(0.2 * _numeral_box((3.2, 3.0, 4.2, 3.4), width=0.3), PPM)
+    assert dash is None or dash[0] < 0.2
