@@ -197,7 +197,7 @@ def _first_bounds(clue: Sequence[int], ends: Sequence[tuple[int, int]],
             caps = list(map(_CAPS.__getitem__, clue))
             hi = [caps[a][clue[b]] for a, b in ends]
         except IndexError:  # a clue above 8, which no puzzle has; the same rule, computed
-            hi = [x - 1 if (x := clue[a]) == (y := clue[b]) <= 2 else 2 if x > 1 < y else 1 for a, b in ends]
+            hi = [_cap(clue[a], clue[b]) for a, b in ends]
     else:
         hi = [2 if clue[a] > 1 < clue[b] else 1 for a, b in ends]
     # Summed lane by lane: one pass over the lanes costs less than a sum per island.
@@ -208,8 +208,13 @@ def _first_bounds(clue: Sequence[int], ends: Sequence[tuple[int, int]],
     return [0] * len(ends), hi, [0] * len(clue), most
 
 
-# A lane's most bridges by the clues x and y at its ends (of more than two islands): _CAPS[x][y].
-_CAPS = tuple(tuple(x - 1 if x == y <= 2 else 2 if x > 1 < y else 1 for y in range(9)) for x in range(9))
+def _cap(x: int, y: int) -> int:
+    """A lane's most bridges between clues x and y, of more than two islands (a 1-1 or 2=2 pair less)."""
+    return x - 1 if x == y <= 2 else 2 if x > 1 < y else 1
+
+
+# _cap for every pair of clues a puzzle has, looked up: _CAPS[x][y].
+_CAPS = tuple(tuple(_cap(x, y) for y in range(9)) for x in range(9))
 
 
 def _close_crossers(crossers: Sequence[int], ends: Sequence[tuple[int, int]], lo: list[int], hi: list[int],
@@ -250,7 +255,6 @@ def presolve(puzzle: Puzzle) -> Presolved | None:
         e1[k] = v
     for v, k in enumerate(doubles, len(lane_of) + 1):
         e2[k] = v
-    lane_of += doubles
     clauses: list[tuple[int, ...]] = [(-e2[k], e1[k]) for k in doubles]
     # Crossings between lanes that may still be built (a lane built for sure has closed its crossers,
     # so two open crossers both have a base of 0 and e1 means "built").
@@ -279,12 +283,13 @@ def presolve(puzzle: Puzzle) -> Presolved | None:
         clauses += map(flat.__getitem__, cuts)
     label = _numbered(roots)
     # Only open lanes have a variable; in lane order, as the cuts list them.
-    links = tuple([(e1[k], ra, rb) for k in lane_of[:len(lane_of) - len(doubles)]
+    links = tuple([(e1[k], ra, rb) for k in lane_of
                    if not lo[k] and (ra := label[ends[k][0]]) != (rb := label[ends[k][1]])])
     groups = max(label) + 1
     if groups > 1:
         clauses += _group_cuts(label, groups, links)
-    return Presolved(tuple(lo), tuple(e1), tuple(e2), tuple(clauses), links, groups, tuple(lane_of))
+    return Presolved(tuple(lo), tuple(e1), tuple(e2), tuple(clauses), links, groups,
+                     tuple(lane_of + doubles))  # the lane of each variable, in variable order
 
 
 def _group_cuts(label: Sequence[int], groups: int,
