@@ -72,16 +72,15 @@ def outcome(marks: Marks, deck: Deck, scoring: Scoring | None) -> Outcome:
 def with_value(marks: Marks, u: Uncertain, value: Value) -> Marks:
     """The reading with the field of `u` holding `value` instead."""
     side = marks.side
-    labels = [i.label for i in side.islands]
     if u.field == "number":
-        i = labels.index(u.where)
+        i = side.island(u.where)
         return dataclasses.replace(marks, numerals=marks.numerals[:i] + (value,) + marks.numerals[i + 1 :])
     if u.field == "bridges":
         k = next(k for k in range(len(marks.bridges)) if side.lane_name(k) == u.where)
         count = 0 if value is None else value
         return dataclasses.replace(marks, bridges=marks.bridges[:k] + (count,) + marks.bridges[k + 1 :])
     if u.field == "circled":
-        return dataclasses.replace(marks, circled=_toggled(marks.circled, labels.index(u.where), value))
+        return dataclasses.replace(marks, circled=_toggled(marks.circled, side.island(u.where), value))
     if u.field == "card":
         return dataclasses.replace(marks, cards=_toggled(marks.cards, int(u.where), value))
     goal = next(g for g in GOALS if u.where in (g, first_box(g)))
@@ -149,8 +148,7 @@ class _Ink:
         """The measured chances of a numeral doubt (None for other fields or without them)."""
         if self.numerals is None or u.field != "number":
             return None
-        labels = [i.label for i in self.marks.side.islands]
-        return self.numerals[labels.index(u.where)]
+        return self.numerals[self.marks.side.island(u.where)]
 
     def values(self, u: Uncertain) -> list[Value]:
         """The values a doubt's field may hold instead: its alternatives, and for a numeral every value the
