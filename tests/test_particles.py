@@ -58,7 +58,7 @@ def test_korean_hints_on_the_web_carry_no_paired_particle():
 
 
 def _names(geo, k):
-    from hashi_print.puzzle.formats import cell_name
+    from hashi_print.puzzle.model import cell_name
 
     lane = geo.lanes[k]
     return cell_name(*geo.positions[lane.a]), cell_name(*geo.positions[lane.b])

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from hashi_print.i18n import _, current_language, ngettext, pgettext
-from hashi_print.puzzle.formats import cell_name
-from hashi_print.puzzle.model import Puzzle
+from hashi_print.puzzle.model import Puzzle, cell_name
 
 if TYPE_CHECKING:
     from hashi_print.puzzle.deduce_engine import Assumption, Change, Engine

@@ -11,7 +11,7 @@ from pathlib import Path
 from hashi_print.checks import MAX_GRID, MAX_LIST, json_int, json_key, json_list
 from hashi_print.errors import FormatError, HashiError
 from hashi_print.files import BOM, existing_path, parse_json, read_text
-from hashi_print.puzzle.model import Puzzle, Solution
+from hashi_print.puzzle.model import Puzzle, Solution, cell_name
 
 JSON_FORMAT = "hashi-puzzle/1"
 # One puzzle read from a file: its line, the puzzle, its solution if given, and the other JSON keys.
@@ -445,21 +445,6 @@ def parse_puzzle_lines(text: str, source: str) -> list[PuzzleLine]:
 # --- naming cells and the drawn-bridges STATE (`hashi-print hint --bridges`) -----------------
 
 _ITEM = re.compile(r"^([A-Za-z]{1,3})([0-9]{1,3})\s*([-=])\s*([A-Za-z]{1,3})([0-9]{1,3})$")
-
-
-def column_letters(col: int) -> str:
-    """Return the spreadsheet-style letters of a 0-based column: A..Z, AA, AB, ..."""
-    out = ""
-    col += 1
-    while col:
-        col, r = divmod(col - 1, 26)
-        out = chr(65 + r) + out
-    return out
-
-
-def cell_name(row: int, col: int) -> str:
-    """Name a grid cell as column letter + 1-based row number, e.g. C4."""
-    return f"{column_letters(col)}{row + 1}"
 
 
 def _parse_cell(letters: str, digits: str) -> tuple[int, int]:

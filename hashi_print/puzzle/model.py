@@ -12,6 +12,23 @@ from hashi_print.errors import PuzzleError, UnsolvableError
 from hashi_print.geometry import Geometry, build_geometry
 
 
+# Cells are named as in a spreadsheet (C4); the model owns the naming so that wording and grading
+# need not load the file formats.
+def column_letters(col: int) -> str:
+    """Return the spreadsheet-style letters of a 0-based column: A..Z, AA, AB, ..."""
+    out = ""
+    col += 1
+    while col:
+        col, r = divmod(col - 1, 26)
+        out = chr(65 + r) + out
+    return out
+
+
+def cell_name(row: int, col: int) -> str:
+    """Name a grid cell as column letter + 1-based row number, e.g. C4."""
+    return f"{column_letters(col)}{row + 1}"
+
+
 class Grade(StrEnum):
     """How hard a puzzle is for a person: the lowest rung of the deduction ladder that solves it."""
 

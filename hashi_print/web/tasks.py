@@ -20,7 +20,6 @@ from hashi_print.jobs.solo import SoloRequest, Turn, card_json, deal_cards, play
 from hashi_print.particles import korean_particles
 from hashi_print.puzzle.deduce import check_state, hint, island_names, lane_name
 from hashi_print.puzzle.formats import (
-    column_letters,
     format_tatham_id,
     parse_bridges,
     parse_puzzle,
@@ -28,7 +27,7 @@ from hashi_print.puzzle.formats import (
     tatham_descriptive_id,
 )
 from hashi_print.puzzle.generate import generate
-from hashi_print.puzzle.model import Puzzle, Solution
+from hashi_print.puzzle.model import Puzzle, Solution, column_letters
 from hashi_print.puzzle.progress import progress
 from hashi_print.puzzle.solve import solve, solve_traced
 

@@ -26,14 +26,12 @@ from hashi_print.puzzle.deduce import (
     next_hint,
 )
 from hashi_print.puzzle.formats import (
-    cell_name,
-    column_letters,
     format_tatham_id,
     parse_bridges,
     parse_tatham_id,
     read_bridges,
 )
-from hashi_print.puzzle.model import GRADES, Puzzle
+from hashi_print.puzzle.model import GRADES, Puzzle, cell_name, column_letters
 from hashi_print.puzzle.solve import solve
 from tests.independent import is_valid_solution, janko_bridges
 

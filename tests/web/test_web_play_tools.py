@@ -10,7 +10,8 @@ import urllib.request
 import pytest
 from PIL import Image
 
-from hashi_print.puzzle.formats import cell_name, parse_puzzle
+from hashi_print.puzzle.formats import parse_puzzle
+from hashi_print.puzzle.model import cell_name
 from hashi_print.puzzle.solve import solve
 from tests.independent import is_valid_solution
 from tests.web.test_web_browser import (  # noqa: F401  (fixtures)
