@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import os
-import subprocess
 import sys
 import threading
 import time
@@ -138,6 +137,9 @@ def time_limit(seconds: float | None, note: str = "") -> Iterator[None]:
     if seconds is None or threading.current_thread() is not threading.main_thread():
         yield
         return
+    # Imported here: only a time limit needs a child process, and generating or grading starts faster.
+    import subprocess
+
     deadline = time.monotonic() + seconds
     watchdog = subprocess.Popen([sys.executable, "-c", _WATCHDOG, str(os.getpid()), str(seconds),
                                  str(PROGRESS_EVERY), note], stdin=subprocess.DEVNULL,
