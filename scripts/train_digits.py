@@ -548,19 +548,21 @@ def train_shipped_one(job: tuple[np.ndarray, np.ndarray, int, ShippedPlan]) -> t
     from threadpoolctl import threadpool_limits
 
     pictures, labels, seed, plan = job
+    started = time.perf_counter()
     rng = np.random.default_rng(seed)
     x, y = shipped_rows(pictures, labels, rng, plan.copies, plan.plain)
+    drawn = time.perf_counter()
     # One BLAS thread: the sums of a matrix product then come out in the same order on every run.
     with threadpool_limits(1):
         layers = digit_cnn.train(x, y, rng, plan.schedule())
         check = digit_cnn.forward(layers, x[:256].reshape(-1, NORM, NORM, 1))[0]
-    return tuple(layers), (x[:256], check), len(y)
+    return tuple(layers), (x[:256], check), len(y), (drawn - started, time.perf_counter() - drawn)
 
 
 def _checked(done: list[tuple]) -> list:
     """The trained networks as they ship (16-bit floats), once the reader's pass agrees with the trainer's."""
     nets = []
-    for layers, (rows, check), _ in done:
+    for layers, (rows, check), *_ in done:
         assert np.abs(logits(rows, ((layers,), 1.0)) - check).max() < 1e-3, "reader disagrees"
         nets.append(tuple((half(w), half(b)) for w, b in layers))
     return nets
@@ -590,6 +592,8 @@ def train_shipped(plan: ShippedPlan, digits: tuple[np.ndarray, ...],
     lines = [f"training: {plan.nets} networks, {done[0][2]} drawings each of {len(labels)} MNIST training "
              f"digits; calibration: {len(yc)} drawings of {len(cal_labels)} MNIST test digits (other "
              f"writers); temperature {t:.2f}"]
+    lines += [f"network {k + 1}: drawn in {d[3][0]:.0f} s, trained in {d[3][1]:.0f} s "
+              f"({plan.epochs * d[2] / d[3][1]:.0f} drawings a second)" for k, d in enumerate(done)]
     lines += report("calibration digits", softmax(zc, t), yc)
     return _stacked(nets, t), lines
 
