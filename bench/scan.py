@@ -6,8 +6,8 @@ camera model (perspective, rotation, blur, noise, light gradient, shadow, JPEG 5
 megapixels). The reading is compared with the game that drew it.
 
     python bench/scan.py --hold-out fonts --count 300
-        trains the digit networks without one source of handwriting (scripts/train_digits.py, the
-        shipped plan less that source), then reads photos whose digits all come from that source
+        trains the digit networks without one source of handwriting (scripts/train_digits.py, its
+        four-source plan less that source), then reads photos whose digits all come from that source
         (`--weights FILE` reads the same photos with another weights file instead, say an older one);
     python bench/scan.py --hold-out fonts --broken circle --count 60 --weights FILE
         the same, every sheet breaking a rule at one island: how many are read as valid with status ok;

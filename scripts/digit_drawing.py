@@ -1,6 +1,6 @@
-"""How a written digit reaches the photo reader, shared by both digit trainers: optdigits' 8 x 8 ink
-counts, random distortions, the pen model drawing it into a numeral box or a narrow cell, and the
-calibration helpers (16-bit weights, temperature)."""
+"""How a written digit reaches the photo reader, shared by both plans of the digit trainer: optdigits'
+8 x 8 ink counts, random distortions, the pen model drawing it into a numeral box or a narrow cell, and
+the calibration helpers (16-bit weights, temperature)."""
 
 from __future__ import annotations
 
@@ -82,8 +82,8 @@ def sheet_crop(grid, rng: np.random.Generator, cell: bool, neighbour=None, *,
     draw_glyph(big, grid, level, size, cx, cy, math.radians(rng.uniform(-8, 8)), s)
     if neighbour is not None:  # the digit in the next cell reaches into this one
         nx = cx + rng.choice([-1.0, 1.0]) * 6.0
-        # The two trainers draw the neighbour's turn and size in opposite orders; each keeps its own so
-        # that its weights come out byte for byte as before.
+        # The two plans draw the neighbour's turn and size in opposite orders (the shipped plan as the
+        # PyTorch trainer before it did); each keeps its own so that its drawings stay as they were.
         if turn_first:
             turn = math.radians(rng.uniform(-8, 8))
             size = inner_h * rng.uniform(0.85, 1.1)
