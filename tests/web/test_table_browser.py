@@ -112,6 +112,16 @@ def watch(page, errors: list) -> None:
     page.on("pageerror", lambda e: errors.append(str(e)))
 
 
+def assert_loaded(page, selector: str, min_width: int) -> None:
+    """Wait until the picture at `selector` has loaded at more than `min_width` pixels wide (a data URL
+    decodes after the element is shown; fails after 15 s); polled by the clock, as a page in the
+    background gets no animation frames."""
+    page.wait_for_function(
+        "([sel, w]) => { const img = document.querySelector(sel);"
+        " return img.complete && img.naturalWidth > w; }",
+        arg=[selector, min_width], polling=100, timeout=15_000)
+
+
 def shown_turn(page) -> int:
     return int(page.evaluate("document.body.dataset.turn || '0'"))
 
@@ -170,7 +180,7 @@ def test_a_host_two_phones_and_a_paper_sheet_play_a_whole_game(browser, server, 
     link = host.locator("#join-link").get_attribute("href")
     code = link.rsplit("/", 1)[1]
     assert host.locator("#code").inner_text() == code
-    assert host.locator("#qr").evaluate("img => img.complete && img.naturalWidth > 0")
+    assert_loaded(host, "#qr", 0)
 
     contexts = [browser.new_context(**PHONE) for _ in range(3)]
     players = [c.new_page() for c in contexts]
@@ -243,7 +253,7 @@ def test_a_host_two_phones_and_a_paper_sheet_play_a_whole_game(browser, server, 
     paper.set_input_files("#photo", str(photo))
     paper.click("#photo-form button[type=submit]")
     paper.wait_for_selector("#reading:not([hidden])", timeout=60_000)
-    assert paper.locator("#overlay").evaluate("img => img.complete && img.naturalWidth > 500")
+    assert_loaded(paper, "#overlay", 500)
     for _ in range(40):
         doubts = paper.locator("#doubts li")
         if not doubts.count():
@@ -358,7 +368,7 @@ def test_a_paper_player_settles_the_readers_doubts_by_tapping(browser, server, t
     page.set_input_files("#photo", str(tmp_path / "pia.jpg"))
     page.click("#photo-form button[type=submit]")
     page.wait_for_selector("#doubts li", timeout=60_000)
-    assert page.locator("#overlay").evaluate("img => img.complete && img.naturalWidth > 500")
+    assert_loaded(page, "#overlay", 500)
     assert page.locator("#doubts li .stakes").first.inner_text().startswith("A misreading would change")
     shot(page, "game-night-paper-doubts.png", full=True)
     tapped = 0
