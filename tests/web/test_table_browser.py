@@ -4,6 +4,7 @@ pages show is what `hashi-print score` gives for the records they download."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import random
@@ -120,6 +121,19 @@ def assert_loaded(page, selector: str, min_width: int) -> None:
         "([sel, w]) => { const img = document.querySelector(sel);"
         " return img.complete && img.naturalWidth > w; }",
         arg=[selector, min_width], polling=100, timeout=15_000)
+
+
+def shown_width(page, selector: str) -> int:
+    """The width of the PNG picture the page shows at `selector`, once shown (read from its data URL, so
+    that a page the browser has put in the background, which may leave it undecoded, reads the same)."""
+    page.wait_for_selector(f"{selector}:not([hidden])", timeout=15_000)
+    img = page.locator(selector)
+    src = img.get_attribute("src") or ""
+    head = "data:image/png;base64,"
+    assert src.startswith(head)
+    png = base64.b64decode(src[len(head):])
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR"
+    return int.from_bytes(png[16:20], "big")
 
 
 def shown_turn(page) -> int:
@@ -253,7 +267,7 @@ def test_a_host_two_phones_and_a_paper_sheet_play_a_whole_game(browser, server, 
     paper.set_input_files("#photo", str(photo))
     paper.click("#photo-form button[type=submit]")
     paper.wait_for_selector("#reading:not([hidden])", timeout=60_000)
-    assert_loaded(paper, "#overlay", 500)
+    assert shown_width(paper, "#overlay") > 500
     for _ in range(40):
         doubts = paper.locator("#doubts li")
         if not doubts.count():
@@ -368,7 +382,7 @@ def test_a_paper_player_settles_the_readers_doubts_by_tapping(browser, server, t
     page.set_input_files("#photo", str(tmp_path / "pia.jpg"))
     page.click("#photo-form button[type=submit]")
     page.wait_for_selector("#doubts li", timeout=60_000)
-    assert_loaded(page, "#overlay", 500)
+    assert shown_width(page, "#overlay") > 500
     assert page.locator("#doubts li .stakes").first.inner_text().startswith("A misreading would change")
     shot(page, "game-night-paper-doubts.png", full=True)
     tapped = 0

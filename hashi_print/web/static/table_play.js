@@ -314,9 +314,12 @@ $("undo-clear").addEventListener("click", () => {
 async function sendSheet(options) {
   try {
     setStatus(_("Reading your sheet…"));
-    me.reading = await call("POST", `/${code}/sheet`, {token, ...options});
-    overlay = me.reading.overlay;
-    me.done = me.reading.done;
+    // Kept in a local first: a refresh started by the table's events may replace `me` while the photo
+    // is read, and the overlay (dropped by the server once the table is scored) must not be lost.
+    const reading = await call("POST", `/${code}/sheet`, {token, ...options});
+    overlay = reading.overlay;
+    me.reading = reading;
+    me.done = reading.done;
     setStatus("");
     await refresh();
   } catch (err) {
