@@ -12,6 +12,7 @@ the one-cycle learning rate (with Adam's first moment cycled against it).
 
 from __future__ import annotations
 
+import ctypes
 import math
 from dataclasses import dataclass
 
@@ -188,8 +189,23 @@ class Adam:
             p -= (lr / fix1) * m / (np.sqrt(v / fix2) + eps)
 
 
+def keep_freed_memory() -> None:
+    """Have glibc's malloc keep freed memory for the next batch rather than hand it back to the kernel."""
+    # A batch allocates about 115 MB of convolution columns; left to its defaults malloc maps and unmaps
+    # them each time and the kernel zeroes every page again (a sixth of the training time, two
+    # networks at once). Where this is not glibc nothing changes but the speed.
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return
+    m_trim_threshold, m_mmap_threshold = -1, -3
+    libc.mallopt(m_mmap_threshold, 1 << 30)
+    libc.mallopt(m_trim_threshold, 1 << 30)
+
+
 def train(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, schedule: Schedule) -> Layers:
     """A network trained with Adam on (N, 784) squares and their digits, in shuffled batches."""
+    keep_freed_memory()
     layers = initial(rng)
     params = [a for layer in layers for a in layer]
     adam = Adam([np.zeros_like(p) for p in params], [np.zeros_like(p) for p in params])

@@ -3,9 +3,8 @@
 One pipeline serves training and reading: the digit's strokes are kept (specks of print and noise
 dropped) and scaled to fit 20 x 20 pixels in the middle of a 28 x 28 square. The shipped networks
 (`digits.npz`) are four small convolutional networks on that square, trained on MNIST's training
-writers by `scripts/train_digits_cnn.py` (PyTorch); `scripts/train_digits.py` trains the same
-network in numpy on the CPU, from four sources of handwriting (the held-out benchmark's networks) or
-with `--shipped` from MNIST as the shipped ones (not shipped: fewer passes, a little weaker).
+writers in numpy on the CPU by `scripts/train_digits.py --shipped`, which also trains the same
+network from four sources of handwriting (the held-out benchmark's networks).
 Their mean score, softened by the temperature that calibrates it, gives the probabilities. They run
 here in numpy, so reading needs nothing but numpy and OpenCV.
 """

@@ -40,6 +40,29 @@ def test_the_stroke_model_writes_every_digit_the_same_from_its_seed(script):
         assert p.shape == (28, 28) and max(np.ptp(ys), np.ptp(xs)) + 1 in range(18, 22)
 
 
+def test_the_pen_model_draws_stroke_model_digits_whole(script):
+    # The pen model fills a glyph's outline traced at 0.3-0.45 of full ink; a stroke paler than that
+    # would vanish from the sheet, leaving a 6 as an "o" or a 2 as scattered dashes (a third of the
+    # digits did when the stroke model painted pencil as a fainter stroke).
+    import cv2
+
+    from hashi_print.render.fill import glyph_outlines, ink_counts
+
+    src = script.strokes(seed=3, per_digit=30)
+    apart = 0
+    for picture in src.pictures:
+        grid = ink_counts(picture)
+        pieces = []
+        for level in (0.05, 0.45):
+            mask = np.zeros((200, 200), np.uint8)
+            for outline, hole in glyph_outlines(grid, level):
+                pts = np.round(np.array(outline) * 200).astype(np.int32)
+                cv2.fillPoly(mask, [pts], 0 if hole else 1)
+            pieces.append(cv2.connectedComponents(mask)[0] - 1)
+        apart += pieces[1] > pieces[0]
+    assert apart <= 0.05 * len(src.pictures)
+
+
 def test_a_tiny_training_run_twice_gives_the_same_bytes_and_the_reader_agrees(script, tmp_path):
     plan = script.Plan(("optdigits",), seed=5, nets=2, copies=1, epochs=1, limit=40, least=0)
     outs = []
