@@ -301,18 +301,23 @@ def source_glyphs(name: str) -> dict[int, list]:
 # --- drawing digits as a photographed sheet shows them --------------------------------------------
 
 
-def sheet_rows(pictures, labels, rng: np.random.Generator, copies: int, distorted: bool = True):
-    """Feature rows of each digit drawn `copies` times onto a sheet (distorted, when asked, but for a
-    quarter of the first drawings)."""
+def sheet_rows(pictures, labels, rng: np.random.Generator, copies: int, *, distorted: bool = True,
+               plain: float = 0.25, continental: bool = False, light: bool = True, grids: float = 0.5,
+               turn_first: bool = True):
+    """Feature rows of each digit drawn `copies` times onto a sheet: distorted, when asked, but for a
+    share `plain` of the first drawings; with `continental`, half the 1s given a continental flag; a
+    share `grids` drawn as optdigits' 8 x 8 counts of ink (`light`: a light digit's ink counts too)."""
     xs, ys = [], []
     for copy in range(copies):
         for img, label in zip(pictures, labels, strict=True):
             src = img
-            src = distort(src, rng) if distorted and (copy > 0 or rng.random() >= 0.25) else src
-            grid = optdigits_grid(src) if rng.random() < 0.5 else ink_counts(src)
+            if continental and label == 1 and rng.random() < 0.5:
+                src = continental_one(src, rng)
+            src = distort(src, rng, light=light) if distorted and (copy > 0 or rng.random() >= plain) else src
+            grid = optdigits_grid(src, light=light) if rng.random() < grids else ink_counts(src)
             cell = rng.random() < 0.25
             other = ink_counts(pictures[rng.integers(len(pictures))]) if cell and rng.random() < 0.5 else None
-            f = features(sheet_crop(grid, rng, cell, other))
+            f = features(sheet_crop(grid, rng, cell, other, turn_first=turn_first))
             if f is not None:
                 xs.append(f)
                 ys.append(label)
@@ -496,27 +501,6 @@ def continental_one(img28: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def shipped_rows(pictures, labels, rng: np.random.Generator, copies: int, plain: float):
-    """Feature rows of each MNIST digit drawn `copies` times onto a sheet, as the shipped plan draws them:
-    half the 1s given a continental flag, distorted but for a share `plain` of the first drawings, most
-    drawn as optdigits' 8 x 8 counts of black ink."""
-    xs, ys = [], []
-    for copy in range(copies):
-        for img, label in zip(pictures, labels, strict=True):
-            src = img
-            if label == 1 and rng.random() < 0.5:
-                src = continental_one(src, rng)
-            src = distort(src, rng, light=False) if copy > 0 or rng.random() >= plain else src
-            grid = optdigits_grid(src, light=False) if rng.random() < 0.8 else ink_counts(src)
-            cell = rng.random() < 0.25
-            other = ink_counts(pictures[rng.integers(len(pictures))]) if cell and rng.random() < 0.5 else None
-            f = features(sheet_crop(grid, rng, cell, other, turn_first=False))
-            if f is not None:
-                xs.append(f)
-                ys.append(label)
-    return np.array(xs, np.float32).reshape(-1, NORM * NORM), np.array(ys, np.int64)
-
-
 def heldout_rows(grids, labels, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Held-out writers' digits drawn in islands' numeral boxes, as `sheet --fill --hand` draws them."""
     xs, ys = [], []
@@ -526,6 +510,11 @@ def heldout_rows(grids, labels, rng: np.random.Generator) -> tuple[np.ndarray, n
             xs.append(f)
             ys.append(label)
     return np.array(xs, np.float32).reshape(-1, NORM * NORM), np.array(ys, np.int64)
+
+
+# How the shipped plan draws MNIST's digits onto sheets (as the PyTorch trainer before it did): half the
+# 1s continental, distortions and ink counts of black strokes only, most digits as 8 x 8 counts.
+SHIPPED_DRAWING = {"continental": True, "light": False, "grids": 0.8, "turn_first": False}
 
 
 @dataclass(frozen=True)
@@ -555,7 +544,7 @@ def train_shipped_one(job: tuple[np.ndarray, np.ndarray, int, ShippedPlan]) -> t
     pictures, labels, seed, plan = job
     started = time.perf_counter()
     rng = np.random.default_rng(seed)
-    x, y = shipped_rows(pictures, labels, rng, plan.copies, plan.plain)
+    x, y = sheet_rows(pictures, labels, rng, plan.copies, plain=plan.plain, **SHIPPED_DRAWING)
     drawn = time.perf_counter()
     # One BLAS thread: the sums of a matrix product then come out in the same order on every run.
     with threadpool_limits(1):
@@ -591,7 +580,8 @@ def train_shipped(plan: ShippedPlan, digits: tuple[np.ndarray, ...],
     with ProcessPoolExecutor(min(workers, plan.nets)) as pool:
         done = list(pool.map(train_shipped_one, jobs))
     nets = _checked(done)
-    xc, yc = shipped_rows(cal_pictures, cal_labels, np.random.default_rng(plan.seed), 1, plan.plain)
+    xc, yc = sheet_rows(cal_pictures, cal_labels, np.random.default_rng(plan.seed), 1, plain=plan.plain,
+                        **SHIPPED_DRAWING)
     zc = logits(xc, (tuple(nets), 1.0))
     t = temperature(zc, yc)
     lines = [f"training: {plan.nets} networks, {done[0][2]} drawings each of {len(labels)} MNIST training "
