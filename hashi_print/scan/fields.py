@@ -25,6 +25,7 @@ DIGIT_SPAN = 2.5  # mm: ink this tall or wide in a numeral box is even odds to b
 # edge, 0.69 mm^2); 22 of the 30 strokes digits the ink test missed (of 1,160) cover 1.0 mm^2 or more.
 FAINT = 0.16
 FAINT_AREA = 1.0
+BARE_CORNER = 0.1  # of a card's corner inked at most where nothing was written there
 FAINT_CAP = 0.9  # a faint digit is never read surely on its own: an empty box read so stays a doubt
 OUTLINE_MARGIN = 0.15  # ink this far above a printed outline's level is a stroke crossing it
 Probs = dict[int | None, float]  # value (a count, a numeral, True/False or None) -> probability
@@ -370,9 +371,13 @@ def _cards(ink: np.ndarray, lay: SheetLayout, ppm: float) -> Iterator[Probs]:
             crop = _crop(ink, (sx, y + 0.8, 1.3, h - 1.6), ppm, 0.0)
             strips.append(float((crop > INK).sum()) / (ppm * ppm))
         weakest = min(strips)
-        # A stroke across a strip inks 0.9 mm² or more even in pencil; print and noise leave under 0.2.
-        p = _likely(weakest, 0.45, 18.0)
-        slash = _likely(_slashed(ink, _card_corners((x, y, w, h)), ppm), 0.3, 20.0)
+        corner = _slashed(ink, _card_corners((x, y, w, h)), ppm)
+        # A stroke across a strip inks 0.9 mm² or more even in pencil; print and noise leave under 0.2,
+        # but a blurred card's printed edge up to 0.45. Every way of crossing a card off (an X, a slash,
+        # a tick, a filled card) also runs through a corner (a quarter of one at least), so strip ink
+        # beside bare corners is taken for a stroke only when there is plainly more of it.
+        p = _likely(weakest, 0.45 if corner >= BARE_CORNER else 0.7, 18.0)
+        slash = _likely(corner, 0.3, 20.0)
         yield {True: 1.0 - (1.0 - p) * (1.0 - slash), False: (1.0 - p) * (1.0 - slash)}
 
 

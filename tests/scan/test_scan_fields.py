@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import cv2
 import numpy as np
 import pytest
 
-from hashi_print.scan.fields import FAINT_CAP, INK, _crossed, _digit_ink
+from hashi_print.scan.fields import FAINT_CAP, INK, _cards, _crossed, _digit_ink
 
 PPM = 6.0  # pixels per mm, as a 5 MP photo of an A4 sheet is read
 BOX = (10.0, 10.0, 13.0, 8.5)  # a bonus box (x, y, width, height in mm)
@@ -77,3 +79,46 @@ def test_a_faint_digit_is_likely_written_but_never_surely():
     assert grain is None or grain[0] < 0.1
     dash = _digit_ink(0.2 * _numeral_box((3.2, 3.0, 4.2, 3.4), width=0.3), PPM)
     assert dash is None or dash[0] < 0.2
+
+
+CARD = (5.0, 5.0, 9.58, 13.0)  # a card of the strip (x, y, width, height in mm), as on side A's sheet
+
+
+Stroke = tuple[tuple[float, float], tuple[float, float]]  # from and to, as fractions of the card
+
+
+def card_ink(shift: float, strokes: tuple[Stroke, ...] = ()) -> np.ndarray:
+    """Ink (0-1) of one printed card (outline, numeral, two bars) lying `shift` mm right of where the
+    layout puts it, blurred as a 1 MP photo blurs it, with pen strokes across it."""
+    ink = np.zeros((int(25 * PPM), int(20 * PPM)), np.float32)
+    x, y, w, h = ((CARD[0] + shift) * PPM, CARD[1] * PPM, CARD[2] * PPM, CARD[3] * PPM)
+    cv2.rectangle(ink, (round(x), round(y)), (round(x + w), round(y + h)), 0.9, 2)
+    cv2.line(ink, (round(x + w / 2), round(y + 1.5 * PPM)), (round(x + w / 2), round(y + 5.5 * PPM)), 0.9, 3)
+    for k in range(2):
+        bar = round(y + (7.5 + 1.2 * k) * PPM)
+        cv2.line(ink, (round(x + 0.225 * w), bar), (round(x + 0.775 * w), bar), 0.9, 2)
+    for (ax, ay), (bx, by) in strokes:
+        cv2.line(ink, (round(x + ax * w), round(y + ay * h)), (round(x + bx * w), round(y + by * h)), 0.9, 3)
+    return cv2.GaussianBlur(ink, (0, 0), 2.0)
+
+
+def crossed_card(ink: np.ndarray) -> float:
+    """How likely the reader finds the card crossed off."""
+    return next(_cards(ink, SimpleNamespace(card_slots=[CARD]), PPM))[True]
+
+
+def test_print_in_a_card_strip_beside_bare_corners_is_not_a_cross():
+    ink = card_ink(0.4)
+    # The blurred print inks one strip end to end and the other as much as 0.39 mm² (a pen's stroke
+    # across a strip inks 0.9 mm² or more), and no corner: read as 0.25 crossed before, a doubt on the score.
+    strips = [float((ink[int(5.8 * PPM):int(17.2 * PPM), int(sx * PPM):int((sx + 1.3) * PPM)] > INK).sum())
+              / PPM**2 for sx in (5.6, 5.0 + 9.58 - 1.9)]
+    assert min(strips) > 0.3 and max(strips) > 3.0
+    assert crossed_card(ink) < 0.01
+
+
+@pytest.mark.parametrize("shift", [0.0, 0.4])
+def test_a_card_crossed_off_with_an_x_or_one_slash_is_crossed(shift):
+    x = (((0.0, 0.0), (1.0, 1.0)), ((1.0, 0.0), (0.0, 1.0)))
+    assert crossed_card(card_ink(shift, x)) > 0.99
+    assert crossed_card(card_ink(shift, x[1:])) > 0.95

@@ -137,3 +137,14 @@ def test_the_shipped_plan_writes_the_weights_where_the_reader_loads_them(script)
     shipped = resources.files("hashi_print.scan").joinpath("digits.npz")
     assert script.SHIPPED.resolve() == script.Path(str(shipped)).resolve() and script.SHIPPED.is_file()
     assert script.GLYPHS.is_file()
+
+
+def test_the_shipped_plan_may_add_the_stroke_models_digits_to_mnists(script):
+    src = script.strokes(seed=3, per_digit=4)
+    digits_ = (src.pictures, src.labels, src.pictures[:20], src.labels[:20])
+    plain = script.ShippedPlan(seed=5, nets=1, epochs=1)
+    arrays, lines = script.train_shipped(plain, digits_, workers=1)
+    more, more_lines = script.train_shipped(dataclasses.replace(plain, strokes=2), digits_, workers=1)
+    assert "of 40 MNIST training digits;" in lines[0]
+    assert "of 40 MNIST training digits and 20 by the stroke model;" in more_lines[0]
+    assert script.weights_bytes(arrays) != script.weights_bytes(more)
