@@ -45,11 +45,22 @@ def _shift(ink: np.ndarray, box: Box, ppm: float) -> tuple[float, float, float]:
 
 
 def _row_shifts(ink: np.ndarray, boxes: tuple[Box, ...], ppm: float) -> list[tuple[float, float]]:
-    """Each box's shift, smoothed over its neighbours in the row (the median of three)."""
-    raw = [_shift(ink, b, ppm)[:2] for b in boxes]
+    """Each box's shift, smoothed over its neighbours in the row (`smoothed`)."""
+    return smoothed([_shift(ink, b, ppm)[:2] for b in boxes])
+
+
+def smoothed(raw: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Each shift replaced by the median of three neighbouring boxes' shifts: its own and the next on
+    either side, or at a row's end the two next inward.
+
+    A box full of pen strokes matches its outline off its print; a median of three keeps it from
+    moving a neighbour, where a median of the two boxes at a row's end (their mean) moved the last
+    box by half its error, onto its own printed edge (a goal row's last box read as crossed).
+    """
     out = []
     for k in range(len(raw)):
-        near = raw[max(0, k - 1) : k + 2]
+        start = max(0, min(k - 1, len(raw) - 3))
+        near = raw[start : start + 3]
         out.append((float(np.median([d[0] for d in near])), float(np.median([d[1] for d in near]))))
     return out
 

@@ -122,3 +122,17 @@ def test_a_card_crossed_off_with_an_x_or_one_slash_is_crossed(shift):
     x = (((0.0, 0.0), (1.0, 1.0)), ((1.0, 0.0), (0.0, 1.0)))
     assert crossed_card(card_ink(shift, x)) > 0.99
     assert crossed_card(card_ink(shift, x[1:])) > 0.95
+
+
+def test_a_box_pulled_off_its_print_moves_no_neighbour_even_at_a_rows_end():
+    from hashi_print.scan.align import smoothed
+
+    # The sixth box of a row holds a cross that pulled its outline match 2.5 mm down; the rest are in place.
+    for pulled in (0, 1, 4, 5):
+        raw = [(0.0, 0.0)] * 6
+        raw[pulled] = (0.0, 2.5)
+        assert smoothed(raw) == [(0.0, 0.0)] * 6
+    # A whole row moved (a fold) moves with the boxes' own shifts.
+    moved = smoothed([(0.1 * k, 1.0) for k in range(4)])
+    assert [dx for dx, _ in moved] == pytest.approx([0.1, 0.1, 0.2, 0.2])
+    assert [dy for _, dy in moved] == [1.0] * 4
