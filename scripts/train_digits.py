@@ -580,6 +580,7 @@ def train_shipped(plan: ShippedPlan, digits: tuple[np.ndarray, ...],
     """The shipped weights file's arrays from (training pictures, labels, calibration pictures, labels),
     and the report lines."""
     pictures, labels, cal_pictures, cal_labels = (a[: plan.limit] for a in digits)
+    mnist_count = len(labels)
     if plan.strokes:
         # The stroke model's own hand (its serifed 1s, open 4s and barred 7s are rare in MNIST), drawn
         # from another seed than the held-out benchmark's stroke writers.
@@ -593,8 +594,7 @@ def train_shipped(plan: ShippedPlan, digits: tuple[np.ndarray, ...],
                         **SHIPPED_DRAWING)
     zc = logits(xc, (tuple(nets), 1.0))
     t = temperature(zc, yc)
-    extra = f" and {10 * plan.strokes} by the stroke model" if plan.strokes else ""
-    mnist_count = len(labels) - 10 * plan.strokes
+    extra = f" and {len(labels) - mnist_count} by the stroke model" if plan.strokes else ""
     lines = [f"training: {plan.nets} networks, {done[0][2]} drawings each of {mnist_count} MNIST training "
              f"digits{extra}; calibration: {len(yc)} drawings of {len(cal_labels)} MNIST test digits (other "
              f"writers); temperature {t:.2f}"]

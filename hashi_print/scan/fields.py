@@ -25,8 +25,8 @@ DIGIT_SPAN = 2.5  # mm: ink this tall or wide in a numeral box is even odds to b
 # edge, 0.69 mm^2); 22 of the 30 strokes digits the ink test missed (of 1,160) cover 1.0 mm^2 or more.
 FAINT = 0.16
 FAINT_AREA = 1.0
-BARE_CORNER = 0.1  # of a card's corner inked at most where nothing was written there
 FAINT_CAP = 0.9  # a faint digit is never read surely on its own: an empty box read so stays a doubt
+BARE_CORNER = 0.1  # of a card's corner inked at most where nothing was written there
 OUTLINE_MARGIN = 0.15  # ink this far above a printed outline's level is a stroke crossing it
 Probs = dict[int | None, float]  # value (a count, a numeral, True/False or None) -> probability
 Box = tuple[float, float, float, float]  # x, y, width, height in mm

@@ -1,4 +1,5 @@
-"""The photo reader's field measures on hand-drawn ink maps (no photo, no layout): what counts as a stroke."""
+"""The photo reader's field measures on hand-drawn ink maps (no photo, no layout): what counts as a stroke,
+and how a row of boxes is fitted to its print."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from hashi_print.scan.align import smoothed
 from hashi_print.scan.fields import FAINT_CAP, INK, _cards, _crossed, _digit_ink
 
 PPM = 6.0  # pixels per mm, as a 5 MP photo of an A4 sheet is read
@@ -125,8 +127,6 @@ def test_a_card_crossed_off_with_an_x_or_one_slash_is_crossed(shift):
 
 
 def test_a_box_pulled_off_its_print_moves_no_neighbour_even_at_a_rows_end():
-    from hashi_print.scan.align import smoothed
-
     # The sixth box of a row holds a cross that pulled its outline match 2.5 mm down; the rest are in place.
     for pulled in (0, 1, 4, 5):
         raw = [(0.0, 0.0)] * 6
