@@ -112,13 +112,18 @@ def _lane_name(play: Play, k: int) -> str:
     return f"{names[play.geo.lanes[k].a]}-{names[play.geo.lanes[k].b]}"
 
 
-def test_a_locked_island_keeps_its_bridges_until_unlocked(screen, server):  # noqa: F811
-    page = screen
+def _one_bridge(page, server) -> tuple[Play, int, int, str]:  # noqa: F811
+    """A fresh play page with one bridge on a lane over water: the puzzle, the lane, one end, its name."""
     play = fresh_play(page, server, PUZZLE)
     k = lane_with_water(play.geo)
     a = play.geo.lanes[k].a
-    name = cell_name(*play.geo.positions[a])
     build(page, play.water_xy(k))
+    return play, k, a, cell_name(*play.geo.positions[a])
+
+
+def test_a_locked_island_keeps_its_bridges_until_unlocked(screen, server):  # noqa: F811
+    page = screen
+    play, k, a, name = _one_bridge(page, server)
     assert play.counts()[k] == 1
     press(page, play.island_xy(a), "lock")
     page.wait_for_selector(f'#board .island.locked[data-island="{name}"] .padlock')
@@ -131,6 +136,29 @@ def test_a_locked_island_keeps_its_bridges_until_unlocked(screen, server):  # no
     page.wait_for_selector(f'#board .island[data-island="{name}"]:not(.locked)')
     build(page, play.water_xy(k))
     assert play.counts()[k] == 2
+
+
+def test_a_late_check_does_not_hide_what_the_player_was_just_told(screen, server):  # noqa: F811
+    page = screen
+    play, k, a, name = _one_bridge(page, server)
+    settle(page)
+    held = []   # a slow server: the check sent after the lock waits here until the test lets it go
+    page.route("**/api/check", lambda route: held.append(route))
+    press(page, play.island_xy(a), "lock")
+    page.wait_for_selector(f'#board .island.locked[data-island="{name}"]')
+    for _ in range(250):   # the page sends the check at once; Playwright hands it over between calls
+        if held:
+            break
+        page.wait_for_timeout(20)
+    build(page, play.water_xy(k))
+    assert "locked" in page.locator("#status").inner_text()
+    assert len(held) == 1, "the lock's check is still on its way"
+    held[0].continue_()
+    settle(page)
+    page.unroute("**/api/check")
+    stuck = page.evaluate("() => document.querySelectorAll('#board .island.dead').length")
+    assert stuck > 0, "the check's answer arrived and marked the island that can no longer be completed"
+    assert "locked" in page.locator("#status").inner_text()
 
 
 def test_a_lock_is_an_undo_step_that_a_reload_keeps(screen, server):  # noqa: F811

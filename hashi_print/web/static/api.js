@@ -10,7 +10,13 @@ export async function post(path, body) {
   return data;
 }
 
+let shown = 0;
+
+// How many status lines have been shown: a late answer compares it to know whether a newer line came since.
+export function statusCount() { return shown; }
+
 export function setStatus(text, kind = "") {
+  shown += 1;
   const node = document.getElementById("status");
   node.textContent = text;
   node.className = `status ${kind}`;

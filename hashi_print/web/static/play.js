@@ -1,6 +1,6 @@
 // Playing a classic puzzle: every control, undo/redo, marks, locks, hints, checks, solve, the timer,
 // the win, reload and share.
-import {post, setStatus} from "./api.js";
+import {post, setStatus, statusCount} from "./api.js";
 import {announce, Board, el, UNIT} from "./board.js";
 import {clock, recordSolved} from "./mine.js";
 import {T, word} from "./strings.js";
@@ -124,6 +124,7 @@ function warnSolutions() {
 async function refresh() {
   const seq = ++checkSeq;
   const asked = lanes();
+  const shown = statusCount();
   try {
     const r = await post("check", {puzzle: view.id, bridges: bridgesText(counts())});
     if (seq !== checkSeq) return;
@@ -136,6 +137,9 @@ async function refresh() {
     if (r.solved) {
       setStatus(T.solved, "win");
       if (!wasSolved && !revealed && moved) recordSolved(view, seconds, hints);
+    } else if (statusCount() !== shown) {
+      // A line said while the check was on its way (a locked island, a crossing) answers the player's
+      // latest action, so it stays; the board's marks below still show the check.
     } else if (showWrong) setStatus(checkMessage(r));
     else if (status.closed.size || status.starved.size) setStatus(T.stuck, "error");
     draw();
