@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import multiprocessing
 import multiprocessing.pool
@@ -180,6 +181,10 @@ def _pool(workers: int) -> multiprocessing.pool.Pool:
     """The kept pool of `workers` processes, started on first use."""
     pool = _POOLS.get(workers)
     if pool is None:
+        if not _POOLS:
+            # Stopped before the interpreter tears down the modules a pool's finaliser needs.
+            atexit.unregister(close_pools)
+            atexit.register(close_pools)
         pool = multiprocessing.get_context("fork").Pool(workers, initializer=_init_worker)
         _POOLS[workers] = pool
     return pool

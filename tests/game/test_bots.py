@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -103,6 +106,19 @@ def test_listed_setups_take_turns_on_shared_or_own_deals(side, deck, scoring, sh
     for card, move in zip(cards, moves, strict=True):
         state = apply(state, card, move)
     assert state == final
+
+
+def test_a_process_that_simulated_on_workers_exits_without_leaving_its_pool_running():
+    code = ("from hashi_print.game.simulate import simulate\n"
+            "from tests.fixture_game import fixture_deck, fixture_scoring, fixture_side\n"
+            "r = simulate(fixture_side(), fixture_deck(), ['greedy'], 12, 9, scoring=fixture_scoring(),\n"
+            "             workers=2)\n"
+            "print(len(r.records['greedy']))\n")
+    done = subprocess.run([sys.executable, "-W", "default", "-c", code], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2], timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "12"
+    assert "pool" not in done.stderr.lower(), done.stderr
 
 
 def test_simulation_is_deterministic_and_independent_of_workers(side, deck, scoring):
