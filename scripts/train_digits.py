@@ -330,15 +330,24 @@ def sheet_rows(pictures, labels, rng: np.random.Generator, copies: int, *, disto
 # --- training ----------------------------------------------------------------------------------
 
 
+def recipe(epochs: int) -> digit_cnn.Schedule:
+    """How every network here learns: PyTorch's recipe as the shipped plan first took it (batch 128, Adam
+    with weight decay 1e-4, one-cycle rate up to 3e-3, dropout 0.3)."""
+    return digit_cnn.Schedule(epochs=epochs, batch=128, peak=3e-3, decay=1e-4, dropout=0.3, one_cycle=True)
+
+
 @dataclass(frozen=True)
 class Plan:
     """What one training run uses: sources, how many networks, drawings and passes, and the seed."""
 
     sources: tuple[str, ...]
     seed: int = 1
-    nets: int = 2
-    copies: int = 2
-    epochs: int = 4
+    # Trained as the shipped networks are (four, the same recipe), so that a held-out source's row says
+    # how the shipped reader would read a new hand; with two networks and no dropout MNIST held out
+    # read 79.0 % of the benchmark's sheets exactly with status ok, with these 84.3 % (bench/README.md).
+    nets: int = 4
+    copies: int = 3
+    epochs: int = 5
     limit: int | None = None  # at most this many digits of each source (a quick run or a test)
     least: int = 3000  # drawings of each source at least (a small source is drawn more often)
 
@@ -372,7 +381,7 @@ def train_one(job: tuple[list[Source], int, Plan]) -> tuple:
     x, y = _drawn(sources, rng, plan.copies, plan.least)
     # One BLAS thread: the sums of a matrix product then come out in the same order on every run.
     with threadpool_limits(1):
-        layers = digit_cnn.train(x, y, rng, digit_cnn.Schedule(epochs=plan.epochs))
+        layers = digit_cnn.train(x, y, rng, recipe(plan.epochs))
         check = digit_cnn.forward(layers, x[:256].reshape(-1, NORM, NORM, 1))[0]
     return tuple(layers), (x[:256], check), len(y)
 
@@ -537,8 +546,7 @@ class ShippedPlan:
 
     def schedule(self) -> digit_cnn.Schedule:
         """How each network learns."""
-        return digit_cnn.Schedule(epochs=self.epochs, batch=128, peak=3e-3, decay=1e-4, dropout=0.3,
-                                  one_cycle=True)
+        return recipe(self.epochs)
 
 
 def train_shipped_one(job: tuple[np.ndarray, np.ndarray, int, ShippedPlan]) -> tuple:
