@@ -184,11 +184,17 @@ def run(tasks: list, workers: int, weights: Path | None = None, job: Callable[..
 
 
 def held_out_weights(source: str, seed: int) -> Path:
-    """Digit networks trained as the shipped ones but without `source` (trained once, then kept)."""
+    """Digit networks trained as the shipped ones but without `source` (trained once, then kept while
+    the plan they record is the trainer's)."""
     path = WEIGHTS / f"without-{source}-seed{seed}.npz"
+    plan = train_digits.Plan(tuple(s for s in train_digits.SOURCES if s != source), seed)
+    if path.exists():
+        with np.load(path) as kept:
+            if str(kept["plan"]) != train_digits.plan_json(plan):
+                print(f"{path} was trained by another plan: training again")
+                path.unlink()
     if not path.exists():
         started = time.perf_counter()
-        plan = train_digits.Plan(tuple(s for s in train_digits.SOURCES if s != source), seed)
         arrays, lines = train_digits.train(plan)
         lines += train_digits.held_out_lines(arrays, source, seed)
         WEIGHTS.mkdir(parents=True, exist_ok=True)
