@@ -181,10 +181,6 @@ def _pool(workers: int) -> multiprocessing.pool.Pool:
     """The kept pool of `workers` processes, started on first use."""
     pool = _POOLS.get(workers)
     if pool is None:
-        if not _POOLS:
-            # Stopped before the interpreter tears down the modules a pool's finaliser needs.
-            atexit.unregister(close_pools)
-            atexit.register(close_pools)
         pool = multiprocessing.get_context("fork").Pool(workers, initializer=_init_worker)
         _POOLS[workers] = pool
     return pool
@@ -196,6 +192,11 @@ def close_pools() -> None:
         _, pool = _POOLS.popitem()
         pool.terminate()
         pool.join()
+
+
+# Stopped before the interpreter tears down the modules a pool's finaliser needs (atexit runs its
+# handlers last registered first, so this one before multiprocessing's own).
+atexit.register(close_pools)
 
 
 def simulate(side: BoardSide, deck: Deck, strategies: Sequence[str], n: int, seed: int, *,
