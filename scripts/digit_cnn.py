@@ -217,7 +217,7 @@ def train(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, schedule: Sche
             pick = order[i : i + schedule.batch]
             dy, dx = (int(v) for v in rng.integers(-schedule.shift, schedule.shift + 1, 2))
             moved = np.roll(squares[pick], (dy, dx), axis=(1, 2))
-            scores, tape = forward(layers, moved, rng if schedule.dropout > 0 else None, schedule.dropout)
+            scores, tape = forward(layers, moved, rng, schedule.dropout)
             _, dscores = loss_gradient(scores, y[pick])
             grads = [g.astype(np.float32) for layer in backward(layers, tape, dscores) for g in layer]
             # Weight decay pulls the weights (not the biases) towards zero.
