@@ -544,10 +544,6 @@ class ShippedPlan:
     limit: int | None = None  # at most this many training and calibration digits (a quick run or a test)
     strokes: int = 0  # stroke-model digits of each digit 0-9 trained on beside MNIST's
 
-    def schedule(self) -> digit_cnn.Schedule:
-        """How each network learns."""
-        return recipe(self.epochs)
-
 
 def train_shipped_one(job: tuple[np.ndarray, np.ndarray, int, ShippedPlan]) -> tuple:
     """One network of the shipped plan trained on its own drawings (as `train_one`)."""
@@ -560,7 +556,7 @@ def train_shipped_one(job: tuple[np.ndarray, np.ndarray, int, ShippedPlan]) -> t
     drawn = time.perf_counter()
     # One BLAS thread: the sums of a matrix product then come out in the same order on every run.
     with threadpool_limits(1):
-        layers = digit_cnn.train(x, y, rng, plan.schedule())
+        layers = digit_cnn.train(x, y, rng, recipe(plan.epochs))
         check = digit_cnn.forward(layers, x[:256].reshape(-1, NORM, NORM, 1))[0]
     return tuple(layers), (x[:256], check), len(y), (drawn - started, time.perf_counter() - drawn)
 
