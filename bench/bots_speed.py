@@ -1,13 +1,15 @@
 """Old bots against new, side by side: strong-bot games per side on 2 worker processes.
 
-Run: .venv/bin/python bench/bots_speed.py [--old REF] [--games N] [--rounds R] [--kinds old,pure,native]
+Run: .venv/bin/python bench/bots_speed.py [--old REF | --old-tree DIR] [--games N] [--rounds R]
+     [--kinds old,pure,native]
 
 `old` is the package at git REF (default 856e7ec, the bots before issue 39's speed-up), unpacked in a
-temporary folder; `pure` is this checkout with the pure Python search kernel (HASHI_PURE_BOTS=1);
-`native` this checkout with the kernel compiled by scripts/build_native_bots.py. Each round runs every
-kind on each side in turn (in a fresh process), so that the machine's load falls on all of them alike;
-the table gives the median wall and CPU seconds (workers included) per 10,000 games, the ratio to old
-and the load average at each run.
+temporary folder, or with `--old-tree DIR` the checkout in folder DIR, with whatever kernel was built
+there (for example the mypyc kernel of a checkout from before the C one); `pure` is this checkout with
+the pure Python search kernel (HASHI_PURE_BOTS=1); `native` this checkout with the C kernel built by
+scripts/build_native_bots.py. Each round runs every kind on each side in turn (in a fresh process), so
+that the machine's load falls on all of them alike; the table gives the median wall and CPU seconds
+(workers included) per 10,000 games, the ratio to the first kind and the load average at each run.
 """
 
 from __future__ import annotations
@@ -81,6 +83,7 @@ def main() -> None:
     """Run the rounds and print the table."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--old", default=OLD, help="git ref of the old bots")
+    ap.add_argument("--old-tree", type=Path, help="a checkout whose package (and built kernel) is `old`")
     ap.add_argument("--games", type=int, default=1000, help="games per side and run")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--kinds", default="old,pure,native")
@@ -90,7 +93,10 @@ def main() -> None:
     sides = args.sides.split(",")
     runs: dict[tuple[str, str], list[dict[str, float | str]]] = {(k, s): [] for k in kinds for s in sides}
     with tempfile.TemporaryDirectory() as tmp:
-        old_path = unpack(args.old, Path(tmp)) if "old" in kinds else Path(tmp)
+        if args.old_tree:
+            old_path = args.old_tree.resolve()
+        else:
+            old_path = unpack(args.old, Path(tmp)) if "old" in kinds else Path(tmp)
         for r in range(args.rounds):
             for side in sides:
                 for kind in kinds:

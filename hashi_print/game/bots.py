@@ -31,7 +31,7 @@ NATIVE = "hashi_print.game._botsearch_native"
 
 
 def search_class() -> type[botsearch.Search]:
-    """The search kernel: the compiled one (setup.py, scripts/build_native_bots.py) when it was built from the
+    """The search kernel: the C one (setup.py, scripts/build_native_bots.py) when it was built from the
     botsearch.py beside it and HASHI_PURE_BOTS is not set, else the pure Python one (same moves)."""
     if os.environ.get("HASHI_PURE_BOTS"):
         return botsearch.Search
@@ -39,7 +39,7 @@ def search_class() -> type[botsearch.Search]:
         native = importlib.import_module(NATIVE)
     except ImportError:
         return botsearch.Search
-    # A kernel compiled from an older botsearch.py would play that version's moves: left unused.
+    # A C kernel built beside an older botsearch.py may mirror that version's moves: left unused.
     source = hashlib.sha256(Path(botsearch.__file__).read_bytes()).hexdigest()
     if getattr(native, "SOURCE_SHA256", None) != source:
         return botsearch.Search

@@ -1,13 +1,12 @@
 """The greedy and strong bots' search on flat lists: position values, the bridge beam, the best move.
 
 hashi_print.game.bots builds a `Search` per move from the side's tables and the bot's outlook. This
-module imports nothing of the package and is typed for mypyc: `scripts/build_native_bots.py`
-compiles it to an optional extension that bots.py loads only when it was built from this very file.
-Every float is computed by the same operations in the same order in both, so that the moves are the
-same (tests/game/test_bot_replay.py). Written for mypyc's native code: constants are Final, list items
-are updated as `x[i] = x[i] + 1` (mypyc compiles `x[i] += 1` to a generic Python addition), float
-powers are math.pow (what ** computes on floats), and sums are loops from 0.0 in a fixed order (what
-sum() computes on Python 3.11) on native floats.
+module imports nothing of the package and is the reference: `_botsearch_native.c` is the same search
+in C, compiled when the package is installed (setup.py, or `scripts/build_native_bots.py` in a
+checkout), which bots.py loads only when it was built beside this very file. Every float is computed
+by the same operations in the same order in both, so that the moves are the same
+(tests/game/test_bot_replay.py): float powers are math.pow (C's pow), and sums are loops from 0.0 in
+a fixed order (what sum() computes on Python 3.11). Change the two together.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ from __future__ import annotations
 import math
 from typing import Final
 
-# Final: mypyc inlines them instead of looking them up in the module at every use.
 ROOM_FREE: Final = 99
 NO_ISLAND: Final = -1
 # What an island waits for (`Search.kind`), besides the bridges an open one misses (1 and more): nothing
