@@ -190,9 +190,11 @@ def held_out_weights(source: str, seed: int) -> Path:
     plan = train_digits.Plan(tuple(s for s in train_digits.SOURCES if s != source), seed)
     if path.exists():
         with np.load(path) as kept:
-            if str(kept["plan"]) != train_digits.plan_json(plan):
-                print(f"{path} was trained by another plan: training again")
-                path.unlink()
+            # A file from before plans were recorded has no plan member: trained otherwise, too.
+            recorded = str(kept["plan"]) if "plan" in kept.files else None
+        if recorded != train_digits.plan_json(plan):
+            print(f"{path} was trained by another plan: training again")
+            path.unlink()
     if not path.exists():
         started = time.perf_counter()
         arrays, lines = train_digits.train(plan)

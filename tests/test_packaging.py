@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import json
-import subprocess
+import shutil
 import sysconfig
 import tomllib
 from pathlib import Path
@@ -101,16 +103,38 @@ def test_every_module_level_import_is_a_runtime_dependency():
     assert not missing, f"add to [project] dependencies: {missing}"
 
 
-def test_an_install_without_a_c_compiler_keeps_the_pure_python_bots(monkeypatch, tmp_path, capsys):
+def build_kernel(into: Path, monkeypatch) -> None:
+    """Run setup.py's build of the bots' C kernel into a folder, as installing does."""
+    from setuptools import Distribution
+
     import setup
 
-    def no_compiler(command, **kwargs):
-        raise subprocess.CalledProcessError(1, command)
+    dist = Distribution({"name": "hashi-print", "ext_modules": [setup.kernel_extension()],
+                         "cmdclass": {"build_ext": setup.BuildKernel}})
+    build = dist.get_command_obj("build_ext")
+    build.build_lib, build.build_temp = str(into / "lib"), str(into / "temp")
+    monkeypatch.chdir(setup.ROOT)
+    dist.run_command("build_ext")
 
-    monkeypatch.setattr(setup.subprocess, "run", no_compiler)
-    build = setup.BuildKernel(setup.KernelDistribution())
-    build.inplace, build.build_lib = False, str(tmp_path)
-    build.run()
-    assert build.get_outputs() == [] and not list(tmp_path.rglob("*.so"))
-    assert "compiled kernel was not built" in capsys.readouterr().err
-    assert setup.KernelDistribution().has_ext_modules()  # the wheel is tagged for the platform either way
+
+def test_an_install_without_a_c_compiler_keeps_the_pure_python_bots(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("CC", "false")  # a compiler that fails whatever it is given
+    build_kernel(tmp_path, monkeypatch)
+    assert not list(tmp_path.rglob("_botsearch_native*.so"))
+    assert "the bots' C kernel was not built" in capsys.readouterr().err
+
+
+COMPILER = (sysconfig.get_config_var("CC") or "cc").split()[0]
+
+
+@pytest.mark.skipif(not shutil.which(COMPILER), reason="no C compiler")
+def test_the_built_kernel_records_the_botsearch_it_mirrors(monkeypatch, tmp_path):
+    build_kernel(tmp_path, monkeypatch)
+    built = list((tmp_path / "lib").rglob("_botsearch_native*.so"))
+    assert len(built) == 1
+    spec = importlib.util.spec_from_file_location("hashi_print.game._botsearch_native", built[0])
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    source = ROOT / "hashi_print" / "game" / "botsearch.py"
+    assert hashlib.sha256(source.read_bytes()).hexdigest() == module.SOURCE_SHA256
+    assert module.NO_ISLAND == -1 and callable(module.Search.best)
