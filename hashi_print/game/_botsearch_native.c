@@ -28,11 +28,12 @@
 #define BARE (-2)
 /* Numerals, bridge counts and the outlook's tables run 0..12: NUMERALS slots each. */
 #define NUMERALS 13
-/* Caps on what a Search accepts, far above any board the game prints. */
-#define MAX_ISLANDS 1000
-#define MAX_LANES 10000
-#define MAX_BRIDGES 64
-#define MAX_WIDTH 1000
+/* Caps on what a Search accepts, far above any board or card the game prints, so that a beam's
+ * arrays stay within a few megabytes (width x lanes x bridges ints). */
+#define MAX_ISLANDS 1024
+#define MAX_LANES 4096
+#define MAX_BRIDGES 16
+#define MAX_WIDTH 64
 
 typedef struct {
     PyObject_HEAD
@@ -69,6 +70,9 @@ typedef struct {
     double *expected;
     int *parent;
     int *sizes;
+    /* Set when a position had more bridges at an unnumbered island than the tables count (botsearch
+     * would raise IndexError): the call then raises ValueError instead of reading out of bounds. */
+    int overflow;
 } SearchObject;
 
 /* A position: numerals and counts per island, bridges and crossing blocks per lane, the bridged lanes
@@ -269,6 +273,10 @@ static double value(SearchObject *s, const Position *p)
         int v = num[i];
         int c = cnt[i];
         if (!v) {
+            if (c >= NUMERALS) {
+                s->overflow = 1;
+                c = 0;
+            }
             if (c) {
                 wanting[c] += 1;
             }
@@ -712,7 +720,7 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
         return -1;
     }
     if (n < 1 || n > MAX_ISLANDS) {
-        PyErr_SetString(PyExc_ValueError, "adj_lane: between 1 and 1000 islands expected");
+        PyErr_Format(PyExc_ValueError, "adj_lane: between 1 and %d islands expected", MAX_ISLANDS);
         return -1;
     }
     self->n = (int)n;
@@ -837,6 +845,12 @@ static int check_ready(SearchObject *self)
     return 0;
 }
 
+static PyObject *overflowed(void)
+{
+    PyErr_SetString(PyExc_ValueError, "a position with more bridges at an island than its lanes can hold");
+    return NULL;
+}
+
 static PyObject *Search_value(SearchObject *self, PyObject *args)
 {
     PyObject *num, *br, *cnt, *blocks, *bridged;
@@ -848,8 +862,12 @@ static PyObject *Search_value(SearchObject *self, PyObject *args)
         free_position(&p);
         return NULL;
     }
+    self->overflow = 0;
     double v = value(self, &p);
     free_position(&p);
+    if (self->overflow) {
+        return overflowed();
+    }
     return PyFloat_FromDouble(v);
 }
 
@@ -882,6 +900,7 @@ static PyObject *Search_best(SearchObject *self, PyObject *args)
     if (read_position(self, &p, num, br, cnt, NULL, NULL)) {
         goto out;
     }
+    self->overflow = 0;
     if (!ranked || !done_values || !done_keys || !done_lengths || !best_lanes) {
         PyErr_NoMemory();
         goto out;
@@ -927,6 +946,10 @@ static PyObject *Search_best(SearchObject *self, PyObject *args)
         if (choice != NO_ISLAND) {
             p.num[choice] = 0;
         }
+    }
+    if (self->overflow) {
+        overflowed();
+        goto out;
     }
     PyObject *lanes = PyTuple_New(best_length);
     if (!lanes) {

@@ -3,6 +3,7 @@ arguments refused with ValueError instead of read out of bounds."""
 
 from __future__ import annotations
 
+import random
 from itertools import cycle, islice
 
 import pytest
@@ -114,3 +115,39 @@ def test_a_move_asked_on_a_bad_position_is_refused(args):
         search.value(num, br, cnt, [0] * len(br), list(range(len(br))) * 2)
     with pytest.raises(TypeError, match="not set up"):
         NATIVE.__new__(NATIVE).best(num, br, cnt, 3, 2, [0], 6, 3, False)
+
+
+def test_the_kernels_agree_on_random_tables_and_positions_or_both_refuse():
+    # Tables no board has (any lane anywhere, islands with five lanes, positions whose counts disagree
+    # with their bridges): the C kernel must still move as the pure one, or refuse where it fails.
+    rng = random.Random(2)
+
+    def ints(count: int, high: int) -> list[int]:
+        return [rng.randint(0, high) for _ in range(count)]
+
+    agreed = refused = 0
+    for _ in range(5000):
+        n, lanes = rng.randint(2, 10), rng.randint(1, 14)
+        adj_lane = [ints(rng.randint(0, 5), lanes - 1) for _ in range(n)]
+        crossings = [ints(rng.randint(0, 3), lanes - 1) for _ in range(lanes)]
+        args = (ints(lanes, n - 1), ints(lanes, n - 1), crossings,
+                adj_lane, [ints(len(a), n - 1) for a in adj_lane], [rng.random() < 0.3 for _ in range(n)],
+                ints(rng.randint(1, 3), n - 1), ints(rng.randint(1, 3), n - 1),
+                [rng.random() for _ in range(13)], [rng.random() for _ in range(13)], (0.1, 0.2), 1.0,
+                [rng.random() * 3 for _ in range(13)],
+                rng.random() * 10, rng.choice(["soft", "progress", "chance"]), 0.8, 2.0, 1.0,
+                (rng.choice([0.0, 5.0]), rng.choice([0.0, 6.0]), rng.choice([0.0, 8.0])))
+        num = [rng.choice([0, 0, rng.randint(1, 12)]) for _ in range(n)]
+        br, cnt = ints(lanes, 2), ints(n, rng.choice([2, 6, 12]))
+        call = (rng.randint(1, 6), rng.randint(0, 4), ints(rng.randint(0, 3), n - 1), rng.randint(0, 6),
+                rng.randint(0, 4), rng.random() < 0.5)
+        try:
+            pure = botsearch.Search(*args).best(list(num), list(br), list(cnt), *call)
+        except (IndexError, ZeroDivisionError):
+            with pytest.raises(ValueError, match="more bridges at an island"):
+                NATIVE(*args).best(num, br, cnt, *call)
+            refused += 1
+            continue
+        assert NATIVE(*args).best(num, br, cnt, *call) == pure, (args, num, br, cnt, call)
+        agreed += 1
+    assert agreed > 4800 and refused > 0
