@@ -598,9 +598,11 @@ def design_cmd(seed: int, budget: int | None, compare_seeds: str, quick: bool, w
                layouts_to: str | None) -> None:
     """Design sides A and B, the deck, bonus values and solo tables by simulation; write a report."""
     from hashi_print.console import RichProgress
-    from hashi_print.jobs.design import DesignRequest, run_design, seed_list
+    from hashi_print.jobs.design import DesignRequest, kernel_note, run_design, seed_list
 
     request = DesignRequest(seed, budget, seed_list(compare_seeds), quick, workers, out_dir, layouts_to)
+    if (slow := kernel_note()) is not None:
+        click.echo(slow, err=True)
     bar = RichProgress("designing")
     try:
         result = run_design(request, bar.update, bar.describe)

@@ -3,6 +3,7 @@ the report and (when asked) the layout files."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -48,6 +49,20 @@ def seed_list(text: str) -> tuple[int, ...]:
     if len(seeds) > MAX_COMPARE_SEEDS:
         raise OptionError(f"--compare-seeds: at most {MAX_COMPARE_SEEDS} seeds")
     return tuple(seeds)
+
+
+def kernel_note() -> str | None:
+    """Why the bots search slowly, when they do: the pure Python kernel in place of the C one."""
+    from hashi_print.game import bots, botsearch
+
+    if bots.SEARCH is not botsearch.Search:
+        return None
+    if os.environ.get("HASHI_PURE_BOTS"):
+        return ("note: HASHI_PURE_BOTS is set, so the bots search in pure Python: the same moves, several "
+                "times slower")
+    return ("note: the bots' C kernel is not built (no C compiler when hashi-print was installed), so the "
+            "design runs several times slower, with the same moves; install again where a C compiler "
+            "is at hand")
 
 
 def _ignore(text: str) -> None:

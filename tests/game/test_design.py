@@ -557,3 +557,20 @@ def test_design_search_starts_from_the_given_deck():
     first = next(t for t in result.trials if t.stage == "deck")
     assert first.step == 0 and first.description == deck_text(start)
     assert first.description != deck_text(base_deck())
+
+
+def test_the_design_command_says_why_when_the_bots_search_in_pure_python(monkeypatch):
+    from hashi_print.game import bots, botsearch
+    from hashi_print.jobs.design import kernel_note
+
+    monkeypatch.delenv("HASHI_PURE_BOTS", raising=False)
+    monkeypatch.setattr(bots, "SEARCH", botsearch.Search)
+    assert "C kernel is not built (no C compiler" in kernel_note()
+    monkeypatch.setenv("HASHI_PURE_BOTS", "1")
+    assert "HASHI_PURE_BOTS is set" in kernel_note()
+
+    class Compiled(botsearch.Search):
+        """Another kernel, as the C one is."""
+
+    monkeypatch.setattr(bots, "SEARCH", Compiled)
+    assert kernel_note() is None
