@@ -1,11 +1,13 @@
-"""Build step: compile the bots' search kernel in C (hashi_print/game/_botsearch_native.c) while installing.
+"""Build step: compile the two C modules while installing, each the mirror of a Python file.
 
-Everything else about the package is in pyproject.toml. The C kernel plays the same moves as the pure
-Python one (hashi_print/game/botsearch.py), several times faster; it is built only when a C compiler is
-at hand, and an install without one keeps the pure Python kernel, saying so. The extension records the
-SHA-256 of the botsearch.py it mirrors, and the bots use it only beside that very file
-(hashi_print/game/bots.py), so an edited botsearch.py falls back to pure Python until the C file is
-brought in line and built again (scripts/build_native_bots.py, or installing again).
+Everything else about the package is in pyproject.toml. hashi_print/game/_botsearch_native.c is the
+bots' search of hashi_print/game/botsearch.py (the same moves, about ten times faster), and
+hashi_print/puzzle/_presolve_native.c the solver's root propagation of hashi_print/puzzle/presolve.py
+(the same formula, about five times faster). They are built only when a C compiler is at hand; an
+install without one keeps the Python code, saying so. Each extension records the SHA-256 of the
+Python file it mirrors and is used only beside that very file, so an edited Python file falls back
+to itself until the C file is brought in line and built again (scripts/build_native_bots.py, or
+installing again).
 """
 
 from __future__ import annotations
@@ -24,21 +26,40 @@ GAME = Path("hashi_print") / "game"
 NAME = "_botsearch_native"
 
 
+def mirror_extension(folder: Path, name: str, reference: str) -> Extension:
+    """The C module `name`.c in `folder`, with the SHA-256 of the Python file it mirrors compiled in."""
+    digest = hashlib.sha256((ROOT / folder / reference).read_bytes()).hexdigest()
+    # The Python file is a dependency: its hash is compiled in, so an edit of it rebuilds the module.
+    return Extension(f"{folder.as_posix().replace('/', '.')}.{name}", [(folder / f"{name}.c").as_posix()],
+                     depends=[(folder / reference).as_posix(), "hashi_print/_native_ints.h"],
+                     include_dirs=["hashi_print"], define_macros=[("SOURCE_SHA256", f'"{digest}"')],
+                     optional=True)
+
+
 def kernel_extension() -> Extension:
-    """The C kernel, with the SHA-256 of the botsearch.py it mirrors compiled in; optional to build."""
-    digest = hashlib.sha256((ROOT / GAME / "botsearch.py").read_bytes()).hexdigest()
-    # botsearch.py is a dependency: its hash is compiled in, so an edit of it rebuilds the kernel.
-    return Extension(f"hashi_print.game.{NAME}", [(GAME / f"{NAME}.c").as_posix()],
-                     depends=[(GAME / "botsearch.py").as_posix()],
-                     define_macros=[("SOURCE_SHA256", f'"{digest}"')], optional=True)
+    """The bots' C kernel, which mirrors botsearch.py; optional to build."""
+    return mirror_extension(GAME, NAME, "botsearch.py")
 
 
-def fallback(err: Exception) -> None:
-    """Say that the C kernel was not built and why (the compiler's own output is above it)."""
+def extensions() -> list[Extension]:
+    """Every C module: the bots' kernel and the solver's root propagation (presolve.py)."""
+    puzzle = Path("hashi_print") / "puzzle"
+    return [kernel_extension(), mirror_extension(puzzle, "_presolve_native", "presolve.py")]
+
+
+# What each C module does, for the warning when it cannot be built.
+PURPOSE = {f"hashi_print.game.{NAME}": "the bots' C kernel was not built",
+           "hashi_print.puzzle._presolve_native": "the solver's root propagation in C was not built"}
+
+
+def fallback(err: Exception, name: str | None = None) -> None:
+    """Say that a C module (all of them when `name` is None) was not built and why (the compiler's own
+    output is above it); the Python code it mirrors then does the same, more slowly."""
     reason = str(err).splitlines()[0] if str(err) else type(err).__name__
     reason = reason if len(reason) <= 160 else reason[:157] + "..."
-    print(f"hashi-print: the bots' C kernel was not built ({type(err).__name__}: {reason}); the pure "
-          "Python kernel plays the same moves, more slowly", file=sys.stderr)
+    what = PURPOSE.get(name or "", "the C modules were not built")
+    print(f"hashi-print: {what} ({type(err).__name__}: {reason}); the pure Python code does the same, "
+          "more slowly", file=sys.stderr)
 
 
 class BuildKernel(build_ext):
@@ -55,7 +76,7 @@ class BuildKernel(build_ext):
         try:
             super().build_extension(ext)
         except Exception as err:  # noqa: BLE001 - any compiler failure falls back, as documented
-            fallback(err)
+            fallback(err, ext.name)
 
     def run(self) -> None:
         """Build, or warn when no compiler can be found at all."""
@@ -66,9 +87,9 @@ class BuildKernel(build_ext):
 
 
 def build_in_place() -> list[Path]:
-    """Compile the kernel beside botsearch.py (for a checkout); return the extension files there."""
+    """Compile the C modules beside the Python files they mirror (for a checkout); return their files."""
     # A bare distribution: pyproject.toml is not read, so the setuptools of any venv can build it.
-    dist = Distribution({"name": "hashi-print-kernel", "ext_modules": [kernel_extension()],
+    dist = Distribution({"name": "hashi-print-kernel", "ext_modules": extensions(),
                          "cmdclass": {"build_ext": BuildKernel}})
     command = dist.get_command_obj("build_ext")
     command.inplace = True
@@ -81,8 +102,9 @@ def build_in_place() -> list[Path]:
             dist.run_command("build_ext")
         finally:
             os.chdir(cwd)
-    return sorted((ROOT / GAME).glob(f"{NAME}*.so")) + sorted((ROOT / GAME).glob(f"{NAME}*.pyd"))
+    return sorted(path for pattern in ("game/_botsearch_native*", "puzzle/_presolve_native*")
+                  for path in (ROOT / "hashi_print").glob(pattern) if path.suffix in (".so", ".pyd"))
 
 
 if __name__ == "__main__":
-    setup(ext_modules=[kernel_extension()], cmdclass={"build_ext": BuildKernel})
+    setup(ext_modules=extensions(), cmdclass={"build_ext": BuildKernel})

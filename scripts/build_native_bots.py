@@ -1,13 +1,15 @@
-"""Compile the bots' search kernel in C (hashi_print/game/_botsearch_native.c) beside botsearch.py.
+"""Compile the C modules of a checkout: the bots' search kernel and the solver's root propagation.
 
 Run: .venv/bin/python scripts/build_native_bots.py   (needs a C compiler and Python's headers)
 
-Installing the package does the same when it can (setup.py); this rebuilds the kernel of a checkout
-after botsearch.py or the C file changed. It writes hashi_print/game/_botsearch_native*.so. The bots
-use it only while it was built beside the botsearch.py it mirrors (that file's SHA-256 is compiled
-in), so an edit of botsearch.py falls back to the pure Python kernel until the C file is brought in
-line and this is run again; HASHI_PURE_BOTS=1 forces the pure one. Both play the same moves
-(tests/game/test_bot_replay.py replays the recorded games with each).
+Installing the package does the same when it can (setup.py); this rebuilds them in a checkout after a
+C file or the Python file it mirrors changed. It writes hashi_print/game/_botsearch_native*.so (the
+search of botsearch.py) and hashi_print/puzzle/_presolve_native*.so (presolve.py's root propagation
+and formula). Each is used only while it was built beside the Python file it mirrors (that file's
+SHA-256 is compiled in), so an edit of the Python file falls back to it until the C file is brought in
+line and this is run again; HASHI_PURE_BOTS=1 and HASHI_PURE_PRESOLVE=1 force the Python code. Both
+give the same results (tests/game/test_bot_replay.py, tests/game/test_bot_kernel.py and
+tests/puzzle/test_presolve_native.py compare them).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from setup import build_in_place  # noqa: E402 - setup.py sits at the top of the
 
 
 def main() -> None:
-    """Compile the kernel beside botsearch.py and name the files written."""
+    """Compile the C modules in place and name the files written."""
     for path in build_in_place():
         print(path)
 

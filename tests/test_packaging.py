@@ -103,13 +103,13 @@ def test_every_module_level_import_is_a_runtime_dependency():
     assert not missing, f"add to [project] dependencies: {missing}"
 
 
-def build_kernel(into: Path, monkeypatch) -> None:
-    """Run setup.py's build of the bots' C kernel into a folder, as installing does."""
+def build_modules(into: Path, monkeypatch) -> None:
+    """Run setup.py's build of the C modules into a folder, as installing does."""
     from setuptools import Distribution
 
     import setup
 
-    dist = Distribution({"name": "hashi-print", "ext_modules": [setup.kernel_extension()],
+    dist = Distribution({"name": "hashi-print", "ext_modules": setup.extensions(),
                          "cmdclass": {"build_ext": setup.BuildKernel}})
     build = dist.get_command_obj("build_ext")
     build.build_lib, build.build_temp = str(into / "lib"), str(into / "temp")
@@ -117,24 +117,27 @@ def build_kernel(into: Path, monkeypatch) -> None:
     dist.run_command("build_ext")
 
 
-def test_an_install_without_a_c_compiler_keeps_the_pure_python_bots(monkeypatch, tmp_path, capsys):
+def test_an_install_without_a_c_compiler_keeps_the_python_code(monkeypatch, tmp_path, capsys):
     monkeypatch.setenv("CC", "false")  # a compiler that fails whatever it is given
-    build_kernel(tmp_path, monkeypatch)
-    assert not list(tmp_path.rglob("_botsearch_native*.so"))
-    assert "the bots' C kernel was not built" in capsys.readouterr().err
+    build_modules(tmp_path, monkeypatch)
+    assert not list(tmp_path.rglob("*.so"))
+    err = capsys.readouterr().err
+    assert "the bots' C kernel was not built" in err
+    assert "the solver's root propagation in C was not built" in err
 
 
 COMPILER = (sysconfig.get_config_var("CC") or "cc").split()[0]
 
 
 @pytest.mark.skipif(not shutil.which(COMPILER), reason="no C compiler")
-def test_the_built_kernel_records_the_botsearch_it_mirrors(monkeypatch, tmp_path):
-    build_kernel(tmp_path, monkeypatch)
-    built = list((tmp_path / "lib").rglob("_botsearch_native*.so"))
+@pytest.mark.parametrize("name, mirrors", [("hashi_print.game._botsearch_native", "game/botsearch.py"),
+                                           ("hashi_print.puzzle._presolve_native", "puzzle/presolve.py")])
+def test_each_built_module_records_the_python_file_it_mirrors(monkeypatch, tmp_path, name, mirrors):
+    build_modules(tmp_path, monkeypatch)
+    built = list((tmp_path / "lib").rglob(f"{name.rsplit('.', 1)[1]}*.so"))
     assert len(built) == 1
-    spec = importlib.util.spec_from_file_location("hashi_print.game._botsearch_native", built[0])
+    spec = importlib.util.spec_from_file_location(name, built[0])
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    source = ROOT / "hashi_print" / "game" / "botsearch.py"
+    source = ROOT / "hashi_print" / mirrors
     assert hashlib.sha256(source.read_bytes()).hexdigest() == module.SOURCE_SHA256
-    assert module.NO_ISLAND == -1 and callable(module.Search.best)

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_native_ints.h"
+
 #ifndef SOURCE_SHA256
 #define SOURCE_SHA256 ""
 #endif
@@ -550,49 +552,6 @@ static int compare_ranked(const void *x, const void *y)
 
 /* ---- reading Python arguments ---- */
 
-/* Read a sequence of ints, each in [low, high), into a new array (NULL with an exception set). */
-static int *read_ints(PyObject *seq, const char *what, int low, int high, int *length, int want)
-{
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (!fast) {
-        return NULL;
-    }
-    Py_ssize_t size = PySequence_Fast_GET_SIZE(fast);
-    if (size > MAX_LANES || (want >= 0 && size != want)) {
-        if (want >= 0) {
-            PyErr_Format(PyExc_ValueError, "%s: %zd items, expected %d", what, size, want);
-        } else {
-            PyErr_Format(PyExc_ValueError, "%s: %zd items, at most %d expected", what, size, MAX_LANES);
-        }
-        Py_DECREF(fast);
-        return NULL;
-    }
-    int *out = PyMem_Malloc(sizeof(int) * (size_t)size + sizeof(int));
-    if (!out) {
-        Py_DECREF(fast);
-        PyErr_NoMemory();
-        return NULL;
-    }
-    for (Py_ssize_t j = 0; j < size; j++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, j));
-        if (v == -1 && PyErr_Occurred()) {
-            break;
-        }
-        if (v < low || v >= high) {
-            PyErr_Format(PyExc_ValueError, "%s: %ld is out of range", what, v);
-            break;
-        }
-        out[j] = (int)v;
-    }
-    Py_DECREF(fast);
-    if (PyErr_Occurred()) {
-        PyMem_Free(out);
-        return NULL;
-    }
-    *length = (int)size;
-    return out;
-}
-
 /* Read `want` floats into `out`; 0 on success, -1 with an exception set. */
 static int read_doubles(PyObject *seq, const char *what, double *out, int want)
 {
@@ -615,59 +574,6 @@ static int read_doubles(PyObject *seq, const char *what, double *out, int want)
     }
     Py_DECREF(fast);
     return 0;
-}
-
-/* Read a list of int lists as one flat array with offsets (`start` has count + 1 entries). */
-static int read_nested(PyObject *seq, const char *what, int count, int high, int **start, int **flat)
-{
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (!fast) {
-        return -1;
-    }
-    if (PySequence_Fast_GET_SIZE(fast) != count) {
-        PyErr_Format(PyExc_ValueError, "%s: %zd items, expected %d", what, PySequence_Fast_GET_SIZE(fast),
-                     count);
-        Py_DECREF(fast);
-        return -1;
-    }
-    *start = PyMem_Malloc(sizeof(int) * (size_t)(count + 1));
-    int total = 0;
-    int **parts = PyMem_Calloc((size_t)count + 1, sizeof(int *));
-    int *sizes = PyMem_Malloc(sizeof(int) * (size_t)count + sizeof(int));
-    int failed = !*start || !parts || !sizes;
-    if (failed) {
-        PyErr_NoMemory();
-    }
-    for (int j = 0; j < count && !failed; j++) {
-        parts[j] = read_ints(PySequence_Fast_GET_ITEM(fast, j), what, 0, high, &sizes[j], -1);
-        failed = parts[j] == NULL;
-        if (!failed) {
-            total += sizes[j];
-        }
-    }
-    if (!failed) {
-        *flat = PyMem_Malloc(sizeof(int) * (size_t)total + sizeof(int));
-        failed = *flat == NULL;
-        if (failed) {
-            PyErr_NoMemory();
-        }
-    }
-    if (!failed) {
-        int at = 0;
-        for (int j = 0; j < count; j++) {
-            (*start)[j] = at;
-            memcpy(*flat + at, parts[j], sizeof(int) * (size_t)sizes[j]);
-            at += sizes[j];
-        }
-        (*start)[count] = at;
-    }
-    for (int j = 0; parts && j < count; j++) {
-        PyMem_Free(parts[j]);
-    }
-    PyMem_Free(parts);
-    PyMem_Free(sizes);
-    Py_DECREF(fast);
-    return failed ? -1 : 0;
 }
 
 /* ---- the Search type ---- */
@@ -725,14 +631,17 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
     }
     self->n = (int)n;
     int lanes_b;
-    if (!(self->ends_a = read_ints(ends_a, "ends_a", 0, self->n, &self->lanes, -1))
-        || !(self->ends_b = read_ints(ends_b, "ends_b", 0, self->n, &lanes_b, self->lanes))
-        || read_nested(crossings, "crossings", self->lanes, self->lanes, &self->cross_start, &self->cross)
-        || read_nested(adj_lane, "adj_lane", self->n, self->lanes, &self->adj_start, &self->adj_lane)) {
+    if (!(self->ends_a = read_ints(ends_a, "ends_a", 0, self->n, &self->lanes, -1, MAX_LANES))
+        || !(self->ends_b = read_ints(ends_b, "ends_b", 0, self->n, &lanes_b, self->lanes, MAX_LANES))
+        || read_nested(crossings, "crossings", self->lanes, self->lanes, MAX_LANES, &self->cross_start,
+                       &self->cross)
+        || read_nested(adj_lane, "adj_lane", self->n, self->lanes, MAX_LANES, &self->adj_start,
+                       &self->adj_lane)) {
         return -1;
     }
     int *other_start = NULL;
-    int failed = read_nested(adj_other, "adj_other", self->n, self->n, &other_start, &self->adj_other);
+    int failed = read_nested(adj_other, "adj_other", self->n, self->n, MAX_LANES, &other_start,
+                             &self->adj_other);
     if (!failed && memcmp(other_start, self->adj_start, sizeof(int) * (size_t)(self->n + 1)) != 0) {
         PyErr_SetString(PyExc_ValueError, "adj_other: not shaped as adj_lane");
         failed = 1;
@@ -742,7 +651,7 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
         return -1;
     }
     int n_flagged;
-    int *flags = read_ints(flagged, "flagged", 0, 2, &n_flagged, self->n);
+    int *flags = read_ints(flagged, "flagged", 0, 2, &n_flagged, self->n, MAX_LANES);
     if (!flags) {
         return -1;
     }
@@ -756,8 +665,8 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
         self->empty[i] = flags[i] ? empty1 : empty0;
     }
     PyMem_Free(flags);
-    if (!(self->red = read_ints(red, "red", 0, self->n, &self->n_red, -1))
-        || !(self->blue = read_ints(blue, "blue", 0, self->n, &self->n_blue, -1))
+    if (!(self->red = read_ints(red, "red", 0, self->n, &self->n_red, -1, MAX_LANES))
+        || !(self->blue = read_ints(blue, "blue", 0, self->n, &self->n_blue, -1, MAX_LANES))
         || read_doubles(p_need, "p_need", self->p_need, NUMERALS)
         || read_doubles(p_bare, "p_bare", self->p_bare, NUMERALS)
         || read_doubles(supply, "supply", self->supply, NUMERALS)) {
@@ -791,15 +700,15 @@ static int read_position(SearchObject *s, Position *p, PyObject *num, PyObject *
         PyErr_NoMemory();
         return -1;
     }
-    if (!(p->num = read_ints(num, "num", 0, NUMERALS, &length, s->n))
-        || !(p->br = read_ints(br, "br", 0, 3, &length, s->lanes))
-        || !(p->cnt = read_ints(cnt, "cnt", 0, NUMERALS, &length, s->n))) {
+    if (!(p->num = read_ints(num, "num", 0, NUMERALS, &length, s->n, MAX_LANES))
+        || !(p->br = read_ints(br, "br", 0, 3, &length, s->lanes, MAX_LANES))
+        || !(p->cnt = read_ints(cnt, "cnt", 0, NUMERALS, &length, s->n, MAX_LANES))) {
         return -1;
     }
     if (blocks) {
         int *given;
-        if (!(p->blocks = read_ints(blocks, "blocks", 0, MAX_LANES, &length, s->lanes))
-            || !(given = read_ints(bridged, "bridged", 0, s->lanes, &p->n_bridged, -1))) {
+        if (!(p->blocks = read_ints(blocks, "blocks", 0, MAX_LANES, &length, s->lanes, MAX_LANES))
+            || !(given = read_ints(bridged, "bridged", 0, s->lanes, &p->n_bridged, -1, MAX_LANES))) {
             return -1;
         }
         if (p->n_bridged > s->lanes) {
@@ -886,7 +795,7 @@ static PyObject *Search_best(SearchObject *self, PyObject *args)
         return NULL;
     }
     int n_choices;
-    int *choices = read_ints(choices_obj, "choices", 0, self->n, &n_choices, -1);
+    int *choices = read_ints(choices_obj, "choices", 0, self->n, &n_choices, -1, MAX_LANES);
     if (!choices) {
         return NULL;
     }
@@ -951,19 +860,10 @@ static PyObject *Search_best(SearchObject *self, PyObject *args)
         overflowed();
         goto out;
     }
-    PyObject *lanes = PyTuple_New(best_length);
-    if (!lanes) {
-        goto out;
+    PyObject *lanes = int_tuple(best_lanes, best_length);
+    if (lanes) {
+        result = Py_BuildValue("(iN)", best_island, lanes);
     }
-    for (int j = 0; j < best_length; j++) {
-        PyObject *lane = PyLong_FromLong(best_lanes[j]);
-        if (!lane) {
-            Py_DECREF(lanes);
-            goto out;
-        }
-        PyTuple_SET_ITEM(lanes, j, lane);
-    }
-    result = Py_BuildValue("(iN)", best_island, lanes);
 out:
     free_position(&p);
     PyMem_Free(choices);

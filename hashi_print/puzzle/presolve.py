@@ -9,15 +9,24 @@ solver would otherwise be handed one Python call at a time only to settle them i
 An open lane keeps its bridges above the settled base as one or two variables (e1: at least one
 more, e2: two more, e2 -> e1). The groups the sure bridges already join are contracted once, so a
 candidate's connectivity is checked over the open lanes between groups only.
+
+This file is the reference; `_presolve_native.c` does the same in C (the same bounds, variables and
+clauses in the same order), compiled when the package is installed, and `presolve` uses it only when
+it was built beside this very file. Change the two together (tests/puzzle/test_presolve_native.py).
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import compress, product
 from operator import gt, itemgetter, ne, sub
+from pathlib import Path
+from typing import Any
 
 from hashi_print.geometry import group_roots
 from hashi_print.puzzle.model import Puzzle
@@ -236,6 +245,15 @@ def _close_crossers(crossers: Sequence[int], ends: Sequence[tuple[int, int]], lo
 
 def presolve(puzzle: Puzzle) -> Presolved | None:
     """Propagate at the root and encode what is left open, or None when the clues contradict."""
+    if NATIVE is not None:
+        geo = puzzle.geometry
+        fields = NATIVE(puzzle.clues, geo.ends, geo.lanes_of, geo.crossings)
+        return None if fields is None else Presolved(*fields)
+    return presolve_python(puzzle)
+
+
+def presolve_python(puzzle: Puzzle) -> Presolved | None:
+    """`presolve` in Python: the reference that `_presolve_native.c` mirrors, and its fallback."""
     found = _settle(puzzle)
     if found is None:
         return None
@@ -366,3 +384,26 @@ def _templates(widths: tuple[int, ...], need: int) -> tuple[tuple[tuple[int, int
     if need > sum(widths) or need < 0:
         out.append(())
     return tuple(out)
+
+
+# The C presolve: Presolved's fields from the clues, lane ends, lanes per island and crossings.
+NativePresolve = Callable[..., tuple[Any, ...] | None]
+
+
+def native_presolve() -> NativePresolve | None:
+    """The C presolve (setup.py) when it was built beside this very file and HASHI_PURE_PRESOLVE is not
+    set, else None (the Python one then runs; both give the same formula)."""
+    if os.environ.get("HASHI_PURE_PRESOLVE"):
+        return None
+    try:
+        native = importlib.import_module("hashi_print.puzzle._presolve_native")
+    except ImportError:
+        return None
+    # Built beside another presolve.py, it may mirror that version: left unused.
+    if getattr(native, "SOURCE_SHA256", None) != hashlib.sha256(Path(__file__).read_bytes()).hexdigest():
+        return None
+    found: NativePresolve = native.presolve
+    return found
+
+
+NATIVE = native_presolve()
