@@ -422,6 +422,29 @@ def test_solve_stops_at_its_time_limit_with_one_line(lattice, extra) -> None:
         assert json.loads(done.stdout)["error"].startswith("stopped at the time limit")
 
 
+def limited_block(body: str) -> subprocess.CompletedProcess[str]:
+    """Run `body` (one indented statement block) under solve.time_limit(5) in a fresh process."""
+    script = ("import os, signal, sys\nimport hashi_print.puzzle.solve as s\n"
+              "from hashi_print.errors import HashiError\nparent = os.getpid()\ntry:\n"
+              "    with s.time_limit(5):\n" + body + "except HashiError as err:\n"
+              "    print(err)\n    sys.exit(2)\n")
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+
+
+def test_a_time_limited_search_runs_in_a_child_whose_exit_code_is_the_commands() -> None:
+    # The child is killed at the limit: pysat's own SIGINT stop jumps out of the solver's C++ code and
+    # could leave the heap corrupt (seen as 'double free or corruption' under load).
+    done = limited_block("        print(os.getpid() != parent, os.getpgid(0) != os.getpgid(parent))\n"
+                         "        sys.exit(3)\n")
+    assert done.returncode == 3 and done.stdout.split() == ["True", "True"], done.stderr
+
+
+def test_a_search_child_that_dies_is_one_line_not_a_crash() -> None:
+    done = limited_block("        os.kill(os.getpid(), signal.SIGKILL)\n")
+    assert done.returncode == 2
+    assert done.stdout.strip() == "the search stopped unexpectedly (signal 9)"
+
+
 def test_a_long_solve_says_it_is_still_working(lattice) -> None:
     script = ("import sys; import hashi_print.puzzle.solve as s; s.PROGRESS_EVERY = 1.0; "
               "from hashi_print.cli import main; sys.argv = ['hashi-print', 'solve', sys.argv[1], "

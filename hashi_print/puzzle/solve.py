@@ -137,6 +137,12 @@ def time_limit(seconds: float | None, note: str = "") -> Iterator[None]:
     if seconds is None or threading.current_thread() is not threading.main_thread():
         yield
         return
+    if _can_fork():
+        _fork_and_wait(seconds, note)  # returns in the child only, which runs the block
+        yield
+        return
+    # Where the block cannot run in a forked child (no fork, or output captured in memory, as by click's
+    # test runner): a watchdog process sends SIGINT at the limit, which pysat's search stops for.
     # Imported here: only a time limit needs a child process, and generating or grading starts faster.
     import subprocess
 
@@ -155,6 +161,68 @@ def time_limit(seconds: float | None, note: str = "") -> Iterator[None]:
             raise
         raise TimeLimitError(f"stopped at the time limit of {seconds:g} s (--time-limit allows more)") \
             from None
+
+
+def _can_fork() -> bool:
+    """Tell whether the block can run in a forked child that writes to the same stdout and stderr."""
+    if not hasattr(os, "fork"):
+        return False
+    try:
+        sys.stdout.fileno()
+        sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError and ValueError
+        return False
+    return True
+
+
+def _fork_and_wait(seconds: float, note: str) -> None:
+    """Fork; in the child, return (it runs the block, with no limit of its own); in the parent, wait.
+
+    The parent never returns: it exits with the child's exit code, raises TimeLimitError at the limit
+    or KeyboardInterrupt on Ctrl-C, each after killing the child. pysat stops a search on SIGINT by
+    jumping out of the solver's C++ code, which can leave the heap corrupt (a crash at the next free,
+    seen under load); killing a child instead never runs that jump.
+    """
+    import select
+    import signal
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    done_r, done_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(done_r)
+        # A group of its own: a Ctrl-C at the terminal reaches the parent only, which stops this child.
+        os.setpgid(0, 0)
+        return  # done_w stays open until this process ends: its end wakes the parent at once
+    os.close(done_w)
+    start = time.monotonic()
+    deadline = start + seconds
+    next_note = start + PROGRESS_EVERY
+    try:
+        while True:
+            finished, status = os.waitpid(pid, os.WNOHANG)
+            if finished:
+                break
+            now = time.monotonic()
+            if now >= deadline:
+                raise TimeLimitError(f"stopped at the time limit of {seconds:g} s (--time-limit allows more)")
+            if note and now >= next_note:
+                sys.stderr.write(note.format(seconds=round(now - start), limit=round(seconds)) + "\n")
+                sys.stderr.flush()
+                next_note += PROGRESS_EVERY
+            # Woken by the child's end (its pipe closes), else at the next note, the limit or 0.1 s.
+            select.select([done_r], [], [], max(0.0, min(0.1, deadline - now, next_note - now)))
+    except BaseException:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise
+    finally:
+        os.close(done_r)
+    code = os.waitstatus_to_exitcode(status)
+    if code < 0:
+        raise HashiError(f"the search stopped unexpectedly (signal {-code})")
+    raise SystemExit(code)
 
 
 def solutions(puzzle: Puzzle, mode: str = "lazy", backend: str = "cadical195",
