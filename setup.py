@@ -23,33 +23,33 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 GAME = Path("hashi_print") / "game"
-NAME = "_botsearch_native"
+PUZZLE = Path("hashi_print") / "puzzle"
+# Each C module: its folder, its name, the Python file it mirrors, and what is missing when it is not built.
+MODULES = ((GAME, "_botsearch_native", "botsearch.py", "the bots' C kernel was not built"),
+           (PUZZLE, "_presolve_native", "presolve.py", "the solver's root propagation in C was not built"))
+
+
+def module_name(folder: Path, name: str) -> str:
+    """The dotted name of module `name` in `folder`."""
+    return f"{folder.as_posix().replace('/', '.')}.{name}"
 
 
 def mirror_extension(folder: Path, name: str, reference: str) -> Extension:
     """The C module `name`.c in `folder`, with the SHA-256 of the Python file it mirrors compiled in."""
     digest = hashlib.sha256((ROOT / folder / reference).read_bytes()).hexdigest()
     # The Python file is a dependency: its hash is compiled in, so an edit of it rebuilds the module.
-    return Extension(f"{folder.as_posix().replace('/', '.')}.{name}", [(folder / f"{name}.c").as_posix()],
+    return Extension(module_name(folder, name), [(folder / f"{name}.c").as_posix()],
                      depends=[(folder / reference).as_posix(), "hashi_print/_native_ints.h"],
                      include_dirs=["hashi_print"], define_macros=[("SOURCE_SHA256", f'"{digest}"')],
                      optional=True)
 
 
-def kernel_extension() -> Extension:
-    """The bots' C kernel, which mirrors botsearch.py; optional to build."""
-    return mirror_extension(GAME, NAME, "botsearch.py")
-
-
 def extensions() -> list[Extension]:
     """Every C module: the bots' kernel and the solver's root propagation (presolve.py)."""
-    puzzle = Path("hashi_print") / "puzzle"
-    return [kernel_extension(), mirror_extension(puzzle, "_presolve_native", "presolve.py")]
+    return [mirror_extension(folder, name, reference) for folder, name, reference, _ in MODULES]
 
 
-# What each C module does, for the warning when it cannot be built.
-PURPOSE = {f"hashi_print.game.{NAME}": "the bots' C kernel was not built",
-           "hashi_print.puzzle._presolve_native": "the solver's root propagation in C was not built"}
+PURPOSE = {module_name(folder, name): missing for folder, name, _, missing in MODULES}
 
 
 def fallback(err: Exception, name: str | None = None) -> None:
@@ -63,10 +63,10 @@ def fallback(err: Exception, name: str | None = None) -> None:
 
 
 class BuildKernel(build_ext):
-    """Compile the kernel with strict float rules, or warn and leave the pure Python one."""
+    """Compile the C modules with strict float rules, or warn and leave the Python code they mirror."""
 
     def build_extension(self, ext: Extension) -> None:
-        """Build one extension; a compiler that fails leaves the pure Python kernel, with a warning."""
+        """Build one extension; a compiler that fails leaves the Python code, with a warning."""
         # The moves depend on every float being computed as in botsearch.py: no fused multiply-add
         # (GCC and Clang contract a * b + c by default where the CPU has it, as on ARM).
         if self.compiler.compiler_type == "unix":
@@ -102,8 +102,8 @@ def build_in_place() -> list[Path]:
             dist.run_command("build_ext")
         finally:
             os.chdir(cwd)
-    return sorted(path for pattern in ("game/_botsearch_native*", "puzzle/_presolve_native*")
-                  for path in (ROOT / "hashi_print").glob(pattern) if path.suffix in (".so", ".pyd"))
+    return sorted(path for folder, name, _, _ in MODULES for path in (ROOT / folder).glob(f"{name}*")
+                  if path.suffix in (".so", ".pyd"))
 
 
 if __name__ == "__main__":

@@ -6,15 +6,11 @@ they return are played through the rules engine (hashi_print.game.rules), which 
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import os
 import random
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from math import comb
-from pathlib import Path
 from typing import cast
 
 from hashi_print.game import botsearch
@@ -22,6 +18,7 @@ from hashi_print.game.board import BoardSide
 from hashi_print.game.deck import CARDS_PLAYED, Card, Deck
 from hashi_print.game.rules import GameState, Move, legal_moves
 from hashi_print.game.scoring import Scoring
+from hashi_print.native import mirror
 
 MAX_NUMERAL = 6
 # Turns whose searched moves are kept per side (later positions almost never recur), and at most how many.
@@ -30,20 +27,14 @@ OPENING_KEPT = 50_000
 NATIVE = "hashi_print.game._botsearch_native"
 
 
+PURE = "HASHI_PURE_BOTS"  # set: the bots search in pure Python even where the C kernel is built
+
+
 def search_class() -> type[botsearch.Search]:
     """The search kernel: the C one (setup.py, scripts/build_native_bots.py) when it was built from the
     botsearch.py beside it and HASHI_PURE_BOTS is not set, else the pure Python one (same moves)."""
-    if os.environ.get("HASHI_PURE_BOTS"):
-        return botsearch.Search
-    try:
-        native = importlib.import_module(NATIVE)
-    except ImportError:
-        return botsearch.Search
-    # A C kernel built beside an older botsearch.py may mirror that version's moves: left unused.
-    source = hashlib.sha256(Path(botsearch.__file__).read_bytes()).hexdigest()
-    if getattr(native, "SOURCE_SHA256", None) != source:
-        return botsearch.Search
-    return cast("type[botsearch.Search]", native.Search)
+    native = mirror(NATIVE, botsearch.__file__, PURE)
+    return botsearch.Search if native is None else cast("type[botsearch.Search]", native.Search)
 
 
 SEARCH = search_class()
@@ -222,12 +213,22 @@ def _outlook(left: int, pool: int, numerals: tuple[int, ...], bridges: int, para
                    ends_supply=params.ends * draws * mean_bridges)
 
 
+# What a Search is built from, in the order of botsearch.Search's arguments.
+KernelArgs = tuple[list[int], list[int], list[list[int]], list[list[int]], list[list[int]], list[bool],
+                   list[int], list[int], list[float], list[float], tuple[float, float], float, list[float],
+                   float, str, float, float, float, tuple[float, float, float]]
+
+
+def kernel_args(t: Tables, out: Outlook, per: float, bonus: tuple[float, float, float]) -> KernelArgs:
+    """What a search kernel is built from: the side's tables, the outlook, points per circle and goals."""
+    return (t.ends_a, t.ends_b, t.crossing_lists, t.adj_lane, t.adj_other, list(t.flagged), list(t.red),
+            list(t.blue), list(out.p_need), list(out.p_bare), out.p_empty, out.dead, list(out.supply),
+            out.ends_supply, out.goal_model, out.goal_weight, out.goal_power, per, bonus)
+
+
 def kernel(t: Tables, out: Outlook, per: float, bonus: tuple[float, float, float]) -> botsearch.Search:
     """The search kernel for one side, outlook, points per circle and goal values still to win."""
-    return SEARCH(t.ends_a, t.ends_b, t.crossing_lists, t.adj_lane, t.adj_other, list(t.flagged),
-                  list(t.red), list(t.blue), list(out.p_need), list(out.p_bare), out.p_empty, out.dead,
-                  list(out.supply), out.ends_supply, out.goal_model, out.goal_weight, out.goal_power,
-                  per, bonus)
+    return SEARCH(*kernel_args(t, out, per, bonus))
 
 
 def evaluate(num: list[int], br: list[int], cnt: list[int], t: Tables, out: Outlook, per: float,

@@ -57,7 +57,7 @@ def kernel_note() -> str | None:
 
     if bots.SEARCH is not botsearch.Search:
         return None
-    if os.environ.get("HASHI_PURE_BOTS"):
+    if os.environ.get(bots.PURE):
         return ("note: HASHI_PURE_BOTS is set, so the bots search in pure Python: the same moves, several "
                 "times slower")
     return ("note: the bots' C kernel is not built (no C compiler when hashi-print was installed), so the "

@@ -433,14 +433,13 @@ static PyObject *encode(Work *w)
     int *cut_start = PyMem_Calloc((size_t)groups + 1, sizeof(int));
     int *cut = PyMem_Malloc(sizeof(int) * (2 * (size_t)open + 1));
     int *fill = PyMem_Calloc((size_t)groups + 1, sizeof(int));
-    if (!cut_start || !cut || !fill) {
-        PyMem_Free(cut_start);
-        PyMem_Free(cut);
-        PyMem_Free(fill);
+    int *linked = PyMem_Malloc(sizeof(int) * ((size_t)open + 1)); /* the lanes of the links, in order */
+    int n_links = 0;
+    if (!cut_start || !cut || !fill || !linked) {
         PyErr_NoMemory();
-        goto out;
+        groups = -1;
     }
-    for (int v = 0; v < open; v++) {
+    for (int v = 0; v < open && groups > 0; v++) {
         int k = lane_of[v];
         int ra = label[w->ends_a[k]];
         int rb = label[w->ends_b[k]];
@@ -452,6 +451,7 @@ static PyObject *encode(Work *w)
                 break;
             }
             Py_DECREF(link);
+            linked[n_links++] = k;
             cut_start[ra + 1] += 1;
             cut_start[rb + 1] += 1;
         }
@@ -464,14 +464,12 @@ static PyObject *encode(Work *w)
         for (int i = 0; i < w->n; i++) {
             w->size[label[i]] += 1;
         }
-        Py_ssize_t n_links = PyList_GET_SIZE(links);
-        for (Py_ssize_t j = 0; j < n_links; j++) {
-            PyObject *link = PyList_GET_ITEM(links, j);
-            int v = (int)PyLong_AsLong(PyTuple_GET_ITEM(link, 0));
-            int ra = (int)PyLong_AsLong(PyTuple_GET_ITEM(link, 1));
-            int rb = (int)PyLong_AsLong(PyTuple_GET_ITEM(link, 2));
-            cut[cut_start[ra] + fill[ra]++] = v;
-            cut[cut_start[rb] + fill[rb]++] = v;
+        for (int j = 0; j < n_links; j++) {
+            int k = linked[j];
+            int ra = label[w->ends_a[k]];
+            int rb = label[w->ends_b[k]];
+            cut[cut_start[ra] + fill[ra]++] = e1[k];
+            cut[cut_start[rb] + fill[rb]++] = e1[k];
         }
         for (int g = 0; g < groups; g++) {
             if (w->size[g] > 1 && add_clause(clauses, cut + cut_start[g], fill[g])) {
@@ -483,6 +481,7 @@ static PyObject *encode(Work *w)
     PyMem_Free(cut_start);
     PyMem_Free(cut);
     PyMem_Free(fill);
+    PyMem_Free(linked);
     if (groups < 0) {
         goto out;
     }

@@ -17,18 +17,15 @@ it was built beside this very file. Change the two together (tests/puzzle/test_p
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import compress, product
 from operator import gt, itemgetter, ne, sub
-from pathlib import Path
 from typing import Any
 
 from hashi_print.geometry import group_roots
+from hashi_print.native import mirror
 from hashi_print.puzzle.model import Puzzle
 
 
@@ -393,14 +390,8 @@ NativePresolve = Callable[..., tuple[Any, ...] | None]
 def native_presolve() -> NativePresolve | None:
     """The C presolve (setup.py) when it was built beside this very file and HASHI_PURE_PRESOLVE is not
     set, else None (the Python one then runs; both give the same formula)."""
-    if os.environ.get("HASHI_PURE_PRESOLVE"):
-        return None
-    try:
-        native = importlib.import_module("hashi_print.puzzle._presolve_native")
-    except ImportError:
-        return None
-    # Built beside another presolve.py, it may mirror that version: left unused.
-    if getattr(native, "SOURCE_SHA256", None) != hashlib.sha256(Path(__file__).read_bytes()).hexdigest():
+    native = mirror("hashi_print.puzzle._presolve_native", __file__, "HASHI_PURE_PRESOLVE")
+    if native is None:
         return None
     found: NativePresolve = native.presolve
     return found

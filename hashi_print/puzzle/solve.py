@@ -92,6 +92,11 @@ def _check_options(mode: str, backend: str) -> None:
 class TimeLimitError(HashiError):
     """A solve ran past its time limit (`--time-limit`) and was stopped."""
 
+    @classmethod
+    def after(cls, seconds: float) -> TimeLimitError:
+        """The error for a limit of `seconds`, as the command line says it."""
+        return cls(f"stopped at the time limit of {seconds:g} s (--time-limit allows more)")
+
 
 def _search(solver: Solver, assumptions: Sequence[int] = ()) -> bool:
     """One SAT call; a Ctrl-C during it is a KeyboardInterrupt like anywhere else.
@@ -159,8 +164,7 @@ def time_limit(seconds: float | None, note: str = "") -> Iterator[None]:
     except KeyboardInterrupt:
         if time.monotonic() < deadline - 0.05:
             raise
-        raise TimeLimitError(f"stopped at the time limit of {seconds:g} s (--time-limit allows more)") \
-            from None
+        raise TimeLimitError.after(seconds) from None
 
 
 def _can_fork() -> bool:
@@ -206,7 +210,7 @@ def _fork_and_wait(seconds: float, note: str) -> None:
                 break
             now = time.monotonic()
             if now >= deadline:
-                raise TimeLimitError(f"stopped at the time limit of {seconds:g} s (--time-limit allows more)")
+                raise TimeLimitError.after(seconds)
             if note and now >= next_note:
                 sys.stderr.write(note.format(seconds=round(now - start), limit=round(seconds)) + "\n")
                 sys.stderr.flush()

@@ -9,7 +9,14 @@ from itertools import cycle, islice
 import pytest
 
 from hashi_print.game import bots, botsearch
-from hashi_print.game.bots import GREEDY_OUTLOOK, StrongParams, numeral_choices, strong_outlook, tables_of
+from hashi_print.game.bots import (
+    GREEDY_OUTLOOK,
+    StrongParams,
+    kernel_args,
+    numeral_choices,
+    strong_outlook,
+    tables_of,
+)
 from tests.game.test_bots import random_states
 
 NATIVE = bots.search_class()
@@ -18,13 +25,6 @@ pytestmark = pytest.mark.skipif(NATIVE is botsearch.Search,
 
 # Every goal model the kernel knows, and the greedy bot's fixed outlook.
 PARAMS = [StrongParams(), StrongParams(goal_model="chance"), StrongParams(goal_model="progress"), None]
-
-
-def kernel_args(t: bots.Tables, out: bots.Outlook, per: float, bonus: tuple[float, float, float]) -> tuple:
-    """The arguments bots.kernel hands a Search."""
-    return (t.ends_a, t.ends_b, t.crossing_lists, t.adj_lane, t.adj_other, list(t.flagged), list(t.red),
-            list(t.blue), list(out.p_need), list(out.p_bare), out.p_empty, out.dead, list(out.supply),
-            out.ends_supply, out.goal_model, out.goal_weight, out.goal_power, per, bonus)
 
 
 def positions(games: int, seed: int):
