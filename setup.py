@@ -1,13 +1,14 @@
-"""Build step: compile the two C modules while installing, each the mirror of a Python file.
+"""Build step: compile the three C modules while installing, each the mirror of Python files.
 
 Everything else about the package is in pyproject.toml. hashi_print/game/_botsearch_native.c is the
-bots' search of hashi_print/game/botsearch.py (the same moves, about ten times faster), and
+bots' search of hashi_print/game/botsearch.py (the same moves, about ten times faster),
 hashi_print/puzzle/_presolve_native.c the solver's root propagation of hashi_print/puzzle/presolve.py
-(the same formula, about five times faster). They are built only when a C compiler is at hand; an
-install without one keeps the Python code, saying so. Each extension records the SHA-256 of the
-Python file it mirrors and is used only beside that very file, so an edited Python file falls back
-to itself until the C file is brought in line and built again (scripts/build_native_bots.py, or
-installing again).
+(the same formula, about five times faster), and hashi_print/puzzle/_deduce_native.c the deducer's
+quiet run of deduce_engine.py and deduce_techniques.py (the same grades). They are built only when a C
+compiler is at hand; an install without one keeps the Python code, saying so. Each extension records
+the SHA-256 of the Python files it mirrors and is used only beside those very files, so an edited
+Python file falls back to itself until the C file is brought in line and built again
+(scripts/build_native_bots.py, or installing again).
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).resolve().parent
 GAME = Path("hashi_print") / "game"
 PUZZLE = Path("hashi_print") / "puzzle"
-# Each C module: its folder, its name, the Python file it mirrors, and what is missing when it is not built.
-MODULES = ((GAME, "_botsearch_native", "botsearch.py", "the bots' C kernel was not built"),
-           (PUZZLE, "_presolve_native", "presolve.py", "the solver's root propagation in C was not built"))
+# Each C module: its folder, its name, the Python files it mirrors, and what is missing when it is not built.
+MODULES = ((GAME, "_botsearch_native", ("botsearch.py",), "the bots' C kernel was not built"),
+           (PUZZLE, "_presolve_native", ("presolve.py",), "the solver's root propagation in C was not built"),
+           (PUZZLE, "_deduce_native", ("deduce_engine.py", "deduce_techniques.py"),
+            "the deducer's quiet run in C was not built"))
 
 
 def module_name(folder: Path, name: str) -> str:
@@ -34,19 +37,23 @@ def module_name(folder: Path, name: str) -> str:
     return f"{folder.as_posix().replace('/', '.')}.{name}"
 
 
-def mirror_extension(folder: Path, name: str, reference: str) -> Extension:
-    """The C module `name`.c in `folder`, with the SHA-256 of the Python file it mirrors compiled in."""
-    digest = hashlib.sha256((ROOT / folder / reference).read_bytes()).hexdigest()
-    # The Python file is a dependency: its hash is compiled in, so an edit of it rebuilds the module.
+def mirror_extension(folder: Path, name: str, references: tuple[str, ...]) -> Extension:
+    """The C module `name`.c in `folder`, with the SHA-256 of the Python files it mirrors compiled in
+    (the files read one after the other, as hashi_print/native.py checks)."""
+    sha = hashlib.sha256()
+    for reference in references:
+        sha.update((ROOT / folder / reference).read_bytes())
+    digest = sha.hexdigest()
+    # The Python files are dependencies: their hash is compiled in, so an edit of one rebuilds the module.
     return Extension(module_name(folder, name), [(folder / f"{name}.c").as_posix()],
-                     depends=[(folder / reference).as_posix(), "hashi_print/_native_ints.h"],
+                     depends=[*((folder / r).as_posix() for r in references), "hashi_print/_native_ints.h"],
                      include_dirs=["hashi_print"], define_macros=[("SOURCE_SHA256", f'"{digest}"')],
                      optional=True)
 
 
 def extensions() -> list[Extension]:
-    """Every C module: the bots' kernel and the solver's root propagation (presolve.py)."""
-    return [mirror_extension(folder, name, reference) for folder, name, reference, _ in MODULES]
+    """Every C module: the bots' kernel, the solver's root propagation and the deducer's quiet run."""
+    return [mirror_extension(folder, name, references) for folder, name, references, _ in MODULES]
 
 
 PURPOSE = {module_name(folder, name): missing for folder, name, _, missing in MODULES}

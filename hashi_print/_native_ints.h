@@ -1,12 +1,28 @@
 /* Lists of ints between Python and the package's C modules (hashi_print/game/_botsearch_native.c,
- * hashi_print/puzzle/_presolve_native.c). Read: every item checked against its range, every count
- * capped, so that a bad argument is a ValueError naming the list, never a read out of bounds. */
+ * hashi_print/puzzle/_presolve_native.c, hashi_print/puzzle/_deduce_native.c). Read: every item checked
+ * against its range, every count capped, so that a bad argument is a ValueError naming the list, never
+ * a read out of bounds. And the module object that carries the SHA-256 of the Python files it mirrors. */
 
 #ifndef HASHI_NATIVE_INTS_H
 #define HASHI_NATIVE_INTS_H
 
 #include <Python.h>
 #include <string.h>
+
+/* setup.py defines it: the SHA-256 of the Python files the module mirrors (hashi_print/native.py). */
+#ifndef SOURCE_SHA256
+#define SOURCE_SHA256 ""
+#endif
+
+/* The module of `def`, with its SOURCE_SHA256 (NULL with an exception set). */
+static PyObject *mirror_module(struct PyModuleDef *def)
+{
+    PyObject *m = PyModule_Create(def);
+    if (m && PyModule_AddStringConstant(m, "SOURCE_SHA256", SOURCE_SHA256) < 0) {
+        Py_CLEAR(m);
+    }
+    return m;
+}
 
 /* A sequence of ints, each in [low, high), as a new PyMem array (NULL with an exception set): exactly
  * `exact` items when `exact` >= 0, else at most `most`. */

@@ -124,14 +124,18 @@ def test_an_install_without_a_c_compiler_keeps_the_python_code(monkeypatch, tmp_
     err = capsys.readouterr().err
     assert "the bots' C kernel was not built" in err
     assert "the solver's root propagation in C was not built" in err
+    assert "the deducer's quiet run in C was not built" in err
 
 
 COMPILER = (sysconfig.get_config_var("CC") or "cc").split()[0]
 
 
 @pytest.mark.skipif(not shutil.which(COMPILER), reason="no C compiler")
-@pytest.mark.parametrize("name, mirrors", [("hashi_print.game._botsearch_native", "game/botsearch.py"),
-                                           ("hashi_print.puzzle._presolve_native", "puzzle/presolve.py")])
+@pytest.mark.parametrize("name, mirrors", [
+    ("hashi_print.game._botsearch_native", ["game/botsearch.py"]),
+    ("hashi_print.puzzle._presolve_native", ["puzzle/presolve.py"]),
+    ("hashi_print.puzzle._deduce_native", ["puzzle/deduce_engine.py", "puzzle/deduce_techniques.py"]),
+])
 def test_each_built_module_records_the_python_file_it_mirrors(monkeypatch, tmp_path, name, mirrors):
     build_modules(tmp_path, monkeypatch)
     built = list((tmp_path / "lib").rglob(f"{name.rsplit('.', 1)[1]}*.so"))
@@ -139,5 +143,5 @@ def test_each_built_module_records_the_python_file_it_mirrors(monkeypatch, tmp_p
     spec = importlib.util.spec_from_file_location(name, built[0])
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    source = ROOT / "hashi_print" / mirrors
-    assert hashlib.sha256(source.read_bytes()).hexdigest() == module.SOURCE_SHA256
+    sources = b"".join((ROOT / "hashi_print" / path).read_bytes() for path in mirrors)
+    assert hashlib.sha256(sources).hexdigest() == module.SOURCE_SHA256

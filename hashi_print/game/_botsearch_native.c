@@ -19,10 +19,6 @@
 
 #include "_native_ints.h"
 
-#ifndef SOURCE_SHA256
-#define SOURCE_SHA256 ""
-#endif
-
 #define ROOM_FREE 99
 #define NO_ISLAND (-1)
 #define CIRCLED 0
@@ -907,12 +903,11 @@ PyMODINIT_FUNC PyInit__botsearch_native(void)
     if (PyType_Ready(&SearchType) < 0) {
         return NULL;
     }
-    PyObject *m = PyModule_Create(&module);
+    PyObject *m = mirror_module(&module);
     if (!m) {
         return NULL;
     }
     if (PyModule_AddObjectRef(m, "Search", (PyObject *)&SearchType) < 0
-        || PyModule_AddStringConstant(m, "SOURCE_SHA256", SOURCE_SHA256) < 0
         || PyModule_AddIntConstant(m, "NO_ISLAND", NO_ISLAND) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -33,7 +33,7 @@ PURE = "HASHI_PURE_BOTS"  # set: the bots search in pure Python even where the C
 def search_class() -> type[botsearch.Search]:
     """The search kernel: the C one (setup.py, scripts/build_native_bots.py) when it was built from the
     botsearch.py beside it and HASHI_PURE_BOTS is not set, else the pure Python one (same moves)."""
-    native = mirror(NATIVE, botsearch.__file__, PURE)
+    native = mirror(NATIVE, [botsearch.__file__], PURE)
     return botsearch.Search if native is None else cast("type[botsearch.Search]", native.Search)
 
 

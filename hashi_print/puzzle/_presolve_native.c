@@ -14,10 +14,6 @@
 
 #include "_native_ints.h"
 
-#ifndef SOURCE_SHA256
-#define SOURCE_SHA256 ""
-#endif
-
 /* Caps far above any puzzle the package reads (60 x 60 grids), so that arrays stay small. */
 #define MAX_ISLANDS 100000
 #define MAX_LANES 400000
@@ -603,13 +599,5 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__presolve_native(void)
 {
-    PyObject *m = PyModule_Create(&module);
-    if (!m) {
-        return NULL;
-    }
-    if (PyModule_AddStringConstant(m, "SOURCE_SHA256", SOURCE_SHA256) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    return mirror_module(&module);
 }

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
 from typing import TypedDict
 
 from hashi_print.errors import PuzzleError
 from hashi_print.i18n import _
+from hashi_print.native import mirror
 from hashi_print.puzzle.deduce_engine import (
     EASY,
     EXPERT,
@@ -25,6 +28,7 @@ from hashi_print.puzzle.deduce_engine import (
     Change,
     Engine,
     Step,
+    reason,
 )
 from hashi_print.puzzle.deduce_techniques import run
 from hashi_print.puzzle.deduce_wording import bridges, island_names, lane_name
@@ -75,14 +79,14 @@ def _start_bounds(puzzle: Puzzle, start: Sequence[int] | None) -> tuple[list[int
     return lo, hi
 
 
-def _finished(eng: Engine) -> bool:
-    """Tell whether the engine decided every lane into a valid solution."""
-    if eng.broken is not None or not eng.done():
+def _finished(puzzle: Puzzle, lo: Sequence[int], hi: Sequence[int], broken: str | None) -> bool:
+    """Tell whether a run decided every lane (bounds `lo`, `hi`) into a valid solution."""
+    if broken is not None or list(lo) != list(hi):
         return False
-    if eng.los != list(eng.clue):
+    geo = puzzle.geometry
+    if [sum(lo[k] for k in lanes) for lanes in geo.lanes_of] != list(puzzle.clues):
         return False
-    geo = eng.puzzle.geometry
-    return len(geo.components(k for k, x in enumerate(eng.lo) if x)) == 1
+    return len(geo.components(k for k, x in enumerate(lo) if x)) == 1
 
 
 def _rung(grade: str) -> int:
@@ -98,15 +102,27 @@ def deduce(puzzle: Puzzle, upto: str = Grade.EXPERT, start: Sequence[int] | None
     lo, hi = _start_bounds(puzzle, start)
     if start is not None:
         check_state(puzzle, lo)
-    eng = Engine(Board(puzzle, explain), _rung(upto), lo, hi, explain=explain)
+    level = _rung(upto)
+    if not explain and NATIVE is not None:
+        # The same run in C: the same bounds, rung and contradiction, without the words of the steps.
+        board = Board(puzzle, False)
+        lo_out, hi_out, used, code = NATIVE.run(board.clue, board.ea, board.eb, board.lanes_of, board.cross,
+                                               board.near, level, lo, hi)
+        return _deduction(puzzle, (), lo_out, hi_out, used, None if code < 0 else reason(code))
+    eng = Engine(Board(puzzle, explain), level, lo, hi, explain=explain)
     run(eng)
-    solved = _finished(eng)
+    return _deduction(puzzle, tuple(eng.steps), eng.lo, eng.hi, eng.used, eng.broken)
+
+
+def _deduction(puzzle: Puzzle, steps: tuple[Step, ...], lo: Sequence[int], hi: Sequence[int], used: int,
+               broken: str | None) -> Deduction:
+    """A run's result from its steps, final bounds, hardest rung (-1 for none) and contradiction."""
     return Deduction(
-        steps=tuple(eng.steps),
-        solved=solved,
-        counts=tuple(zip(eng.lo, eng.hi, strict=True)),
-        grade=GRADES[eng.used] if eng.used >= 0 else None,
-        contradiction=eng.broken,
+        steps=steps,
+        solved=_finished(puzzle, lo, hi, broken),
+        counts=tuple(zip(lo, hi, strict=True)),
+        grade=GRADES[used] if used >= 0 else None,
+        contradiction=broken,
     )
 
 
@@ -275,3 +291,13 @@ def grade_puzzle(puzzle: Puzzle) -> GradeResult:
 def hint(puzzle: Puzzle, state_counts: Sequence[int] | None = None) -> Hint:
     """Return the hint for the bridges drawn so far (see `hint_steps`)."""
     return Hint(puzzle, hint_steps(puzzle, state_counts))
+
+
+def native_deducer() -> ModuleType | None:
+    """The C deducer (setup.py) when it was built beside these very deduce_engine.py and
+    deduce_techniques.py and HASHI_PURE_DEDUCE is not set, else None (the Python engine runs)."""
+    references = [Path(__file__).with_name(name) for name in ("deduce_engine.py", "deduce_techniques.py")]
+    return mirror("hashi_print.puzzle._deduce_native", references, "HASHI_PURE_DEDUCE")
+
+
+NATIVE = native_deducer()

@@ -33,6 +33,8 @@ TECHNIQUES = {
 }
 
 Change = tuple[int, int, int]  # (lane, at least, at most) after the step
+# The contradictions a run can meet (the C deducer, _deduce_native.c, returns one of these codes).
+TOO_MANY, TOO_FEW, SPLIT, OVERFULL = range(4)
 Assumption = tuple[Change, str]  # a contradiction step's assumed bounds and why they fail
 
 
@@ -46,6 +48,18 @@ class Step:
     lanes: tuple[int, ...]
     conclusions: tuple[Change, ...]
     text: str
+
+
+def reason(code: int, island: str | None = None) -> str:
+    """The words for contradiction `code`, naming `island` (for the first two; "an island" by default)."""
+    who = _("an island") if island is None else island
+    if code == TOO_MANY:
+        return _("{island} would have more bridges than its number").format(island=who)
+    if code == TOO_FEW:
+        return _("{island} could no longer get enough bridges").format(island=who)
+    if code == SPLIT:
+        return _("the islands would fall apart into groups that can never be joined")
+    return _("a lane would need more bridges than it can carry")
 
 
 class Board:
@@ -115,10 +129,10 @@ class Engine:
             self.queued[q][i] = 1
             self.queues[q].append(i)
 
-    def fail(self, reason: str) -> None:
+    def fail(self, why: str) -> None:
         """Record a contradiction (the first one found is kept)."""
         if self.broken is None:
-            self.broken = reason
+            self.broken = why
 
     def who(self, i: int) -> str:
         """Describe island i in player words (only when explaining)."""
@@ -190,7 +204,7 @@ class Engine:
                     self.checked = False
                 hi[k] = nhi
             if lo[k] > hi[k]:
-                self.fail(_("a lane would need more bridges than it can carry"))
+                self.fail(reason(OVERFULL))
                 return None
             for i in (ea[k], eb[k]):
                 if not u0[i]:

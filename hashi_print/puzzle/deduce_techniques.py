@@ -8,8 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from hashi_print.i18n import _
-from hashi_print.puzzle.deduce_engine import EASY, EXPERT, HARD, MEDIUM, Change, Engine
+from hashi_print.puzzle.deduce_engine import (
+    EASY,
+    EXPERT,
+    HARD,
+    MEDIUM,
+    SPLIT,
+    TOO_FEW,
+    TOO_MANY,
+    Change,
+    Engine,
+    reason,
+)
 
 
 def run(eng: Engine) -> None:
@@ -58,7 +68,7 @@ def local(eng: Engine, i: int, level: int) -> None:
     c = eng.clue[i]
     los = eng.los[i]
     if los > c:
-        eng.fail(_("{island} would have more bridges than its number").format(island=eng.who(i)))
+        eng.fail(reason(TOO_MANY, eng.who(i)))
         return
     if los == c:
         open_ = [k for k in lanes if hi[k] > lo[k]]
@@ -69,7 +79,7 @@ def local(eng: Engine, i: int, level: int) -> None:
     for k in lanes:
         his += hi[k]
     if his < c:
-        eng.fail(_("{island} could no longer get enough bridges").format(island=eng.who(i)))
+        eng.fail(reason(TOO_FEW, eng.who(i)))
         return
     if his == c:
         eng.step("fill", (i,), lanes, [(k, hi[k], hi[k]) for k in lanes if lo[k] < hi[k]])
@@ -223,7 +233,7 @@ def cut_lanes(eng: Engine) -> None:
     """Every lane whose loss would split the islands must carry a bridge; a split board fails."""
     cuts = _bridge_lanes(eng)
     if cuts is None:
-        eng.fail(_("the islands would fall apart into groups that can never be joined"))
+        eng.fail(reason(SPLIT))
         return
     for m, v in cuts:
         if eng.broken is not None or eng.stopped:

@@ -390,7 +390,7 @@ NativePresolve = Callable[..., tuple[Any, ...] | None]
 def native_presolve() -> NativePresolve | None:
     """The C presolve (setup.py) when it was built beside this very file and HASHI_PURE_PRESOLVE is not
     set, else None (the Python one then runs; both give the same formula)."""
-    native = mirror("hashi_print.puzzle._presolve_native", __file__, "HASHI_PURE_PRESOLVE")
+    native = mirror("hashi_print.puzzle._presolve_native", [__file__], "HASHI_PURE_PRESOLVE")
     if native is None:
         return None
     found: NativePresolve = native.presolve

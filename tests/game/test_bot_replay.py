@@ -8,10 +8,7 @@ the pure Python one, `pytest -m slow` all of them with both.
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
-import sys
-import types
 from functools import cache
 from pathlib import Path
 
@@ -23,6 +20,7 @@ from hashi_print.game.deck import Deck, deck_from_json
 from hashi_print.game.rules import Move
 from hashi_print.game.scoring import Scoring, scoring_from_json
 from hashi_print.game.simulate import play_game
+from tests.native_guard import assert_mirror_guard
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "bot-games.json.gz"
 QUICK = 200
@@ -117,13 +115,5 @@ def test_a_changed_move_is_reported_with_its_game_and_turn():
 
 
 def test_a_kernel_compiled_from_another_botsearch_is_left_unused(monkeypatch):
-    fake = types.ModuleType(bots.NATIVE)
-    fake.Search = object
-    fake.SOURCE_SHA256 = "0" * 64
-    monkeypatch.setitem(sys.modules, bots.NATIVE, fake)
-    monkeypatch.delenv("HASHI_PURE_BOTS", raising=False)
-    assert bots.search_class() is botsearch.Search
-    fake.SOURCE_SHA256 = hashlib.sha256(Path(botsearch.__file__).read_bytes()).hexdigest()
-    assert bots.search_class() is object
-    monkeypatch.setenv("HASHI_PURE_BOTS", "1")
-    assert bots.search_class() is botsearch.Search
+    assert_mirror_guard(monkeypatch, bots.NATIVE, [botsearch.__file__], "HASHI_PURE_BOTS", bots.search_class,
+                        attr="Search", fallback=botsearch.Search)

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
-import types
 
 import pytest
 
@@ -16,6 +14,7 @@ from hashi_print.puzzle import presolve as presolve_module
 from hashi_print.puzzle.formats import parse_tatham_id, parse_text_grid
 from hashi_print.puzzle.model import Puzzle
 from hashi_print.puzzle.presolve import Presolved, presolve_python
+from tests.native_guard import assert_mirror_guard
 from tests.puzzle.test_deduce import tatham_fixture
 
 NATIVE = presolve_module.NATIVE
@@ -84,14 +83,8 @@ def test_the_c_presolve_agrees_on_the_janko_set(shared_data):
 
 def test_presolve_uses_the_c_one_only_when_built_from_this_presolve(monkeypatch):
     assert presolve_module.native_presolve() is NATIVE
-    fake = types.ModuleType("hashi_print.puzzle._presolve_native")
-    fake.presolve = print
-    fake.SOURCE_SHA256 = "0" * 64
-    monkeypatch.setitem(sys.modules, fake.__name__, fake)
-    assert presolve_module.native_presolve() is None
-    monkeypatch.delitem(sys.modules, fake.__name__)
-    monkeypatch.setenv("HASHI_PURE_PRESOLVE", "1")
-    assert presolve_module.native_presolve() is None
+    assert_mirror_guard(monkeypatch, "hashi_print.puzzle._presolve_native", [presolve_module.__file__],
+                        "HASHI_PURE_PRESOLVE", presolve_module.native_presolve, attr="presolve")
 
 
 @pytest.mark.parametrize("args, message", [
