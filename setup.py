@@ -83,6 +83,9 @@ class BuildKernel(build_ext):
         try:
             super().build_extension(ext)
         except Exception as err:  # noqa: BLE001 - any compiler failure falls back, as documented
+            # A module built here before from older files (pip builds in the checkout's build/) would
+            # otherwise be packaged as if it were this one.
+            Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
             fallback(err, ext.name)
 
     def run(self) -> None:

@@ -103,8 +103,9 @@ def test_every_module_level_import_is_a_runtime_dependency():
     assert not missing, f"add to [project] dependencies: {missing}"
 
 
-def build_modules(into: Path, monkeypatch) -> None:
-    """Run setup.py's build of the C modules into a folder, as installing does."""
+def build_modules(into: Path, monkeypatch, force: bool = False) -> None:
+    """Run setup.py's build of the C modules into a folder, as installing does (`force`: even when the
+    modules there look up to date, as after an edit of a C file)."""
     from setuptools import Distribution
 
     import setup
@@ -113,6 +114,7 @@ def build_modules(into: Path, monkeypatch) -> None:
                          "cmdclass": {"build_ext": setup.BuildKernel}})
     build = dist.get_command_obj("build_ext")
     build.build_lib, build.build_temp = str(into / "lib"), str(into / "temp")
+    build.force = force
     monkeypatch.chdir(setup.ROOT)
     dist.run_command("build_ext")
 
@@ -128,6 +130,18 @@ def test_an_install_without_a_c_compiler_keeps_the_python_code(monkeypatch, tmp_
 
 
 COMPILER = (sysconfig.get_config_var("CC") or "cc").split()[0]
+
+
+@pytest.mark.skipif(not shutil.which(COMPILER), reason="no C compiler")
+def test_a_build_that_fails_leaves_no_older_module_behind(monkeypatch, tmp_path, capsys):
+    # pip builds in the checkout's build/ folder: a module compiled there before, from older C files,
+    # must not be packaged when compiling the new ones fails.
+    build_modules(tmp_path, monkeypatch)
+    assert len(list((tmp_path / "lib").rglob("*.so"))) == 3
+    monkeypatch.setenv("CC", "false")
+    build_modules(tmp_path, monkeypatch, force=True)
+    assert not list((tmp_path / "lib").rglob("*.so"))
+    assert "the deducer's quiet run in C was not built" in capsys.readouterr().err
 
 
 @pytest.mark.skipif(not shutil.which(COMPILER), reason="no C compiler")
