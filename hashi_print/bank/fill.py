@@ -90,7 +90,7 @@ def make_entry(spec: FillSpec, index: int) -> Entry:
     """Generate, verify and grade puzzle `index` of a fill (this runs on the workers)."""
     rng = random.Random(puzzle_seed(spec.seed, index))
     made = generate(spec.cols, spec.rows, spec.grade, rng, spec.density, version=spec.generator)
-    used = {step.technique for step in deduce(made.puzzle).steps}
+    used = deduce(made.puzzle, explain=False).techniques
     techniques = tuple(t for t in TECHNIQUES if t in used)
     islands = json.dumps([[i.row, i.col, i.clue] for i in made.puzzle.islands], separators=(",", ":"))
     solution = json.dumps(made.solution.as_lists(), separators=(",", ":"))

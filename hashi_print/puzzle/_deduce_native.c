@@ -22,9 +22,14 @@
 #define MAX_LANES 400000
 #define MAX_CLUE 1000
 
-/* The rungs (deduce_engine.EASY ... EXPERT) and the contradictions (deduce_engine.TOO_MANY ...). */
+/* The rungs (deduce_engine.EASY ... EXPERT), the contradictions (deduce_engine.TOO_MANY ...), and the
+ * techniques in the order of deduce_engine.TECHNIQUES, each with its rung. */
 enum { EASY, MEDIUM, HARD, EXPERT };
 enum { NONE = -1, TOO_MANY, TOO_FEW, SPLIT, OVERFULL };
+enum { COMPLETE, CROSSING, FILL, SPREAD, CAPACITY, NEEDS, PAIR, ISOLATION, IMPOSSIBLE, ONLY_WAY_OUT,
+       CONTRADICTION, TECHNIQUE_COUNT };
+static const int RUNG[TECHNIQUE_COUNT] = {EASY, EASY, EASY, EASY, EASY, MEDIUM, MEDIUM, HARD, HARD, EXPERT,
+                                          EXPERT};
 
 /* What never changes during a run (deduce_engine.Board). */
 typedef struct {
@@ -56,6 +61,7 @@ typedef struct Engine {
     int *q[3], head[3], len[3];
     char *u[3];
     int used, broken, swept, checked, chain_pos;
+    int techniques; /* a bit per technique of a step taken (deduce_engine.Engine.techniques) */
     struct Engine *child; /* the engine of the contradiction trials (a top run's only) */
 } Engine;
 
@@ -130,11 +136,13 @@ static int apply(Engine *e, const int *chg, int count, int *built)
 }
 
 /* Engine.step without the record: apply the changes, then close the lanes crossed by new bridges. */
-static void step(Engine *e, int level, const int *chg, int count, int depth)
+static void step(Engine *e, int technique, const int *chg, int count, int depth)
 {
+    int level = RUNG[technique];
     if (level > e->used) {
         e->used = level;
     }
+    e->techniques |= 1 << technique;
     int *built = e->s->built[depth];
     int nb = apply(e, chg, count, built);
     if (nb < 0) {
@@ -159,19 +167,19 @@ static void step(Engine *e, int level, const int *chg, int count, int depth)
             }
         }
         if (c) {
-            step(e, EASY, closing, c, 1);
+            step(e, CROSSING, closing, c, 1);
         }
     }
 }
 
-/* One change (lane, at least, at most) as a step at `level`. */
-static void step1(Engine *e, int level, int k, int nlo, int nhi)
+/* One change (lane, at least, at most) as a step of `technique`. */
+static void step1(Engine *e, int technique, int k, int nlo, int nhi)
 {
     int *chg = e->s->chg[0];
     chg[0] = k;
     chg[1] = nlo;
     chg[2] = nhi;
-    step(e, level, chg, 1, 0);
+    step(e, technique, chg, 1, 0);
 }
 
 /* deduce_techniques._pair */
@@ -186,7 +194,7 @@ static void pair_rule(Engine *e, int i)
     for (int p = b->adj_start[i]; p < b->adj_start[i + 1]; p++) {
         int k = b->adj[p], j = b->xr[k] ^ i;
         if (hi[k] >= c && b->clue[j] == c && los == lo[k] && e->los[j] == lo[k]) {
-            step1(e, MEDIUM, k, lo[k], c - 1);
+            step1(e, PAIR, k, lo[k], c - 1);
             return;
         }
     }
@@ -216,7 +224,7 @@ static void local(Engine *e, int i, int level)
             }
         }
         if (count) {
-            step(e, EASY, chg, count, 0);
+            step(e, COMPLETE, chg, count, 0);
         }
         return;
     }
@@ -238,7 +246,7 @@ static void local(Engine *e, int i, int level)
                 count++;
             }
         }
-        step(e, EASY, chg, count, 0);
+        step(e, FILL, chg, count, 0);
         return;
     }
     int *forced = e->s->forced, nf = 0, spread = 1;
@@ -258,7 +266,7 @@ static void local(Engine *e, int i, int level)
         }
     }
     if (nf && spread) {
-        step(e, EASY, forced, nf, 0);
+        step(e, SPREAD, forced, nf, 0);
         return;
     }
     int room = c - los, *capped = e->s->capped, nc = 0;
@@ -272,10 +280,10 @@ static void local(Engine *e, int i, int level)
         }
     }
     if (nc) {
-        step(e, EASY, capped, nc, 0);
+        step(e, CAPACITY, capped, nc, 0);
     } else if (level >= MEDIUM) {
         if (nf) {
-            step(e, MEDIUM, forced, nf, 0);
+            step(e, NEEDS, forced, nf, 0);
         } else {
             pair_rule(e, i);
         }
@@ -415,7 +423,8 @@ static int closed_group(Engine *e, int k, int a, int bb)
     return count < b->n;
 }
 
-/* deduce_techniques.trial: whether lane k cannot carry v bridges, looking one step ahead. */
+/* deduce_techniques.trial: the technique that shows lane k cannot carry v bridges, looking one step
+ * ahead, or NONE. */
 static int trial(Engine *e, int k, int v)
 {
     const Board *b = e->b;
@@ -423,12 +432,12 @@ static int trial(Engine *e, int k, int v)
     int d = v - e->lo[k];
     int la = e->los[a] + d, lb = e->los[bb] + d;
     if (la > b->clue[a] || lb > b->clue[bb]) {
-        return 1;
+        return IMPOSSIBLE;
     }
     if (la == b->clue[a] && lb == b->clue[bb] && b->n > 2 && closed_group(e, k, a, bb)) {
-        return 1;
+        return ISOLATION;
     }
-    return short_island(e, k, d, la, lb);
+    return short_island(e, k, d, la, lb) ? IMPOSSIBLE : NONE;
 }
 
 /* deduce_techniques.hard */
@@ -445,8 +454,9 @@ static void hard(Engine *e, int i)
             }
             values[nv++] = hi[k];
             for (int x = 0; x < nv; x++) {
-                if (trial(e, k, values[x])) {
-                    step1(e, HARD, k, lo[k], values[x] - 1);
+                int why = trial(e, k, values[x]);
+                if (why != NONE) {
+                    step1(e, why, k, lo[k], values[x] - 1);
                     return;
                 }
             }
@@ -531,7 +541,7 @@ static void cut_lanes(Engine *e)
         }
         int m = e->s->cuts[x];
         if (e->lo[m] == 0) {
-            step1(e, EXPERT, m, 1, e->hi[m]);
+            step1(e, ONLY_WAY_OUT, m, 1, e->hi[m]);
         }
     }
 }
@@ -558,7 +568,8 @@ static int refuted(Engine *e, Engine *child, int k, int nlo, int nhi)
     child->swept = 0;
     child->checked = 1;
     child->chain_pos = 0;
-    step1(child, EXPERT, k, nlo, nhi);
+    child->techniques = 0;
+    step1(child, CONTRADICTION, k, nlo, nhi);
     run(child);
     return child->broken != NONE;
 }
@@ -580,7 +591,7 @@ static int chain(Engine *e, Engine *child)
         for (int x = 0; x < count; x++) {
             if (refuted(e, child, k, trials[x][0], trials[x][1])) {
                 e->chain_pos = k;
-                step1(e, EXPERT, k, trials[x][2], trials[x][3]);
+                step1(e, CONTRADICTION, k, trials[x][2], trials[x][3]);
                 return 1;
             }
         }
@@ -816,7 +827,7 @@ static PyObject *deduce_run(PyObject *module, PyObject *args)
     run(&e);
     PyObject *lo_out = int_tuple(e.lo, b.m), *hi_out = lo_out ? int_tuple(e.hi, b.m) : NULL;
     if (hi_out) {
-        result = Py_BuildValue("(NNii)", lo_out, hi_out, e.used, e.broken);
+        result = Py_BuildValue("(NNiii)", lo_out, hi_out, e.used, e.broken, e.techniques);
     } else {
         Py_XDECREF(lo_out);
     }
@@ -833,7 +844,8 @@ out:
 static PyMethodDef methods[] = {
     {"run", deduce_run, METH_VARARGS,
      "run(clues, ends_a, ends_b, lanes_of, crossings, near, level, lo, hi): the quiet run's final lane "
-     "bounds (lo, hi), its hardest rung (-1 for none) and its contradiction (-1 for none)."},
+     "bounds (lo, hi), its hardest rung (-1 for none), its contradiction (-1 for none) and its techniques "
+     "(bit j for the j-th of deduce_engine.TECHNIQUES)."},
     {NULL, NULL, 0, NULL},
 };
 

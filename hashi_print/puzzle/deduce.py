@@ -48,13 +48,15 @@ OBVIOUS = frozenset({"complete", "crossing", "capacity"})
 
 @dataclass(frozen=True)
 class Deduction:
-    """The result of a deduction run: its steps, whether it finished, and the final bounds per lane."""
+    """The result of a deduction run: its steps, whether it finished, the final bounds per lane, and the
+    techniques it used (also when its steps were not kept)."""
 
     steps: tuple[Step, ...]
     solved: bool
     counts: tuple[tuple[int, int], ...]
     grade: Grade | None
     contradiction: str | None = None
+    techniques: frozenset[str] = frozenset()
 
     def solution(self, puzzle: Puzzle) -> Solution | None:
         """Return the deduced solution when the run finished, else None."""
@@ -106,23 +108,27 @@ def deduce(puzzle: Puzzle, upto: str = Grade.EXPERT, start: Sequence[int] | None
     if not explain and NATIVE is not None:
         # The same run in C: the same bounds, rung and contradiction, without the words of the steps.
         board = Board(puzzle, False)
-        lo_out, hi_out, used, code = NATIVE.run(board.clue, board.ea, board.eb, board.lanes_of, board.cross,
-                                               board.near, level, lo, hi)
-        return _deduction(puzzle, (), lo_out, hi_out, used, None if code < 0 else reason(code))
+        lo_out, hi_out, used, code, bits = NATIVE.run(board.clue, board.ea, board.eb, board.lanes_of,
+                                                     board.cross, board.near, level, lo, hi)
+        techniques = frozenset(name for j, name in enumerate(TECHNIQUES) if bits >> j & 1)
+        return _deduction(puzzle, (), lo_out, hi_out, used, None if code < 0 else reason(code), techniques)
     eng = Engine(Board(puzzle, explain), level, lo, hi, explain=explain)
     run(eng)
-    return _deduction(puzzle, tuple(eng.steps), eng.lo, eng.hi, eng.used, eng.broken)
+    techniques = frozenset(eng.techniques)
+    return _deduction(puzzle, tuple(eng.steps), eng.lo, eng.hi, eng.used, eng.broken, techniques)
 
 
 def _deduction(puzzle: Puzzle, steps: tuple[Step, ...], lo: Sequence[int], hi: Sequence[int], used: int,
-               broken: str | None) -> Deduction:
-    """A run's result from its steps, final bounds, hardest rung (-1 for none) and contradiction."""
+               broken: str | None, techniques: frozenset[str]) -> Deduction:
+    """A run's result from its steps, final bounds, hardest rung (-1 for none), contradiction and
+    techniques."""
     return Deduction(
         steps=steps,
         solved=_finished(puzzle, lo, hi, broken),
         counts=tuple(zip(lo, hi, strict=True)),
         grade=GRADES[used] if used >= 0 else None,
         contradiction=broken,
+        techniques=techniques,
     )
 
 

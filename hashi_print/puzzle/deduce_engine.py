@@ -101,6 +101,7 @@ class Engine:
         self.chains = chains
         self.global_check = global_check or level >= EXPERT
         self.steps: list[Step] = []
+        self.techniques: set[str] = set()  # the techniques of every step, also when not explained
         self.used = -1
         self.broken: str | None = None
         self.stop_when: Callable[[Step], bool] | None = None
@@ -157,6 +158,7 @@ class Engine:
         level = TECHNIQUES[technique]
         if level > self.used:
             self.used = level
+        self.techniques.add(technique)
         if self.explain:
             self._record(technique, level, islands, lanes, changes, count, assumption)
         built = self._apply(changes)

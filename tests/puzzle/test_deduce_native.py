@@ -1,5 +1,6 @@
-"""The deducer's quiet run in C against the Python engine: the same final bounds, hardest rung and
-contradiction on every puzzle and rung, from nothing or from drawn bridges; bad arguments refused."""
+"""The deducer's quiet run in C against the Python engine: the same final bounds, hardest rung,
+contradiction and techniques on every puzzle and rung, from nothing or from drawn bridges; the
+techniques of a quiet run are those of the worded run's steps; bad arguments refused."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from hashi_print.puzzle import deduce as deduce_module
 from hashi_print.puzzle.deduce import check_state, deduce
-from hashi_print.puzzle.deduce_engine import EXPERT, Board, Engine, reason
+from hashi_print.puzzle.deduce_engine import EXPERT, TECHNIQUES, Board, Engine, reason
 from hashi_print.puzzle.deduce_techniques import run
 from hashi_print.puzzle.formats import parse_tatham_id, parse_text_grid
 from hashi_print.puzzle.generate import generate_many
@@ -26,23 +27,25 @@ NATIVE = deduce_module.NATIVE
 pytestmark = pytest.mark.skipif(NATIVE is None,
                                 reason="the C deducer is not built (scripts/build_native_bots.py)")
 
-Outcome = tuple[tuple[int, ...], tuple[int, ...], int, str | None]
+Outcome = tuple[tuple[int, ...], tuple[int, ...], int, str | None, frozenset[str]]
 
 
 def python_run(puzzle: Puzzle, level: int, start: list[int] | None = None) -> Outcome:
-    """The Python engine's quiet run: final bounds, hardest rung and contradiction."""
+    """The Python engine's quiet run: final bounds, hardest rung, contradiction and techniques."""
     lo, hi = deduce_module._start_bounds(puzzle, start)
     eng = Engine(Board(puzzle, False), level, lo, hi, explain=False)
     run(eng)
-    return tuple(eng.lo), tuple(eng.hi), eng.used, eng.broken
+    return tuple(eng.lo), tuple(eng.hi), eng.used, eng.broken, frozenset(eng.techniques)
 
 
 def c_run(puzzle: Puzzle, level: int, start: list[int] | None = None) -> Outcome:
-    """The C run of the same, with its contradiction in words."""
+    """The C run of the same, with its contradiction in words and its techniques by name."""
     lo, hi = deduce_module._start_bounds(puzzle, start)
     b = Board(puzzle, False)
-    lo_out, hi_out, used, code = NATIVE.run(b.clue, b.ea, b.eb, b.lanes_of, b.cross, b.near, level, lo, hi)
-    return lo_out, hi_out, used, None if code < 0 else reason(code)
+    lo_out, hi_out, used, code, bits = NATIVE.run(b.clue, b.ea, b.eb, b.lanes_of, b.cross, b.near, level,
+                                                  lo, hi)
+    names = frozenset(name for j, name in enumerate(TECHNIQUES) if bits >> j & 1)
+    return lo_out, hi_out, used, None if code < 0 else reason(code), names
 
 
 def agree(puzzles: list[Puzzle], levels: range = range(EXPERT + 1)) -> dict[tuple[int, bool], int]:
@@ -78,6 +81,13 @@ def test_the_c_deducer_agrees_on_generated_puzzles_and_from_drawn_bridges():
                for made in generate_many(width, width, grade, count, random.Random(width + count))]
     seen = agree(puzzles)
     assert seen.get((3, False), 0) >= 8  # the contradiction chains ran and finished
+    for puzzle in puzzles:
+        # A quiet run takes the steps the worded run writes out: the same techniques.
+        worded = {step.technique for step in deduce(puzzle).steps}
+        assert deduce(puzzle, explain=False).techniques == worded
+    # Every technique but two that these puzzles never need (the counting rules settle them first).
+    used = set().union(*(deduce(p, explain=False).techniques for p in puzzles))
+    assert used == set(TECHNIQUES) - {"impossible", "only-way-out"}
     drawn = {"broken": 0, "fine": 0}
     for puzzle in puzzles:
         solution = [lo for lo, _ in deduce(puzzle, explain=False).counts]
@@ -154,4 +164,4 @@ def test_bad_arguments_are_refused(change, message):
 
 
 def test_good_arguments_run():
-    assert NATIVE.run(*GOOD) == ((2,), (2,), 0, -1)
+    assert NATIVE.run(*GOOD) == ((2,), (2,), 0, -1, 1 << list(TECHNIQUES).index("fill"))
