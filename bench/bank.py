@@ -7,7 +7,9 @@ Each run fills a fresh bank with the same seed; the time covers the whole fill (
 with uniqueness proof, re-verification and grading on the workers, SQLite commits), and every run must
 store the same puzzles. A Dask LocalCluster (--dask-workers processes, 1 thread each) is started for
 each run, its workers importing hashi_print outside the timing; --batch-seconds 0 sends one puzzle
-per Dask task (as before batching). The machine's load average is printed with the results: on a
+per Dask task (as before batching). --dask-config default,lean also runs each cluster with the
+worker settings docs/bank.md recommends for throughput (LEAN: no sampling profiler, slower
+monitors). The machine's load average is printed with the results: on a
 shared machine the numbers move with the other jobs.
 """
 
@@ -29,6 +31,11 @@ from hashi_print.bank.fill import fill, make_spec
 from hashi_print.bank.store import open_bank, stored_puzzles
 from hashi_print.files import write_atomic
 from hashi_print.puzzle.book import parse_size
+
+# The Dask settings docs/bank.md recommends for bank workers: Dask's sampling profiler (every 10 ms)
+# and its monitors (every 20-500 ms) cost each worker several per cent beside batches of pure Python.
+LEAN = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "500ms",
+        "distributed.worker.memory.monitor-interval": "1s", "distributed.admin.system-monitor.interval": "2s"}
 
 
 def timed_fill(spec, count: int, executor) -> tuple[float, list[str]]:
@@ -52,7 +59,7 @@ def report(args: argparse.Namespace, runs: int, rates: dict[str, list[float]],
         "",
         f"Command: `.venv/bin/python bench/bank.py --size {args.size} --difficulty {args.difficulty} "
         f"--count {args.count} --runs {runs} --workers {args.workers} --dask-workers {args.dask_workers} "
-        f"--batch-seconds {args.batch_seconds}"
+        f"--batch-seconds {args.batch_seconds} --dask-config {args.dask_config}"
         f"{' --no-dask' if args.no_dask else ''}`",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; load "
         f"average (1 min) {load_before[0]:.1f} before and {load_after[0]:.1f} after: the cores were shared "
@@ -72,8 +79,9 @@ def report(args: argparse.Namespace, runs: int, rates: dict[str, list[float]],
         lines.append(f"Round by round, {label} vs 1 worker: {rounds}.")
     dask = [label for label in rates if label.startswith("Dask")]
     for label in dask:
-        # each cluster against the smallest cluster with the same batch size
-        one = next(d for d in dask if d.rsplit(",", 1)[1] == label.rsplit(",", 1)[1])
+        # each cluster against the smallest cluster with the same settings and batch size
+        one = next(d for d in dask if (d.split(",", 1)[0], d.rsplit(",", 1)[1])
+                   == (label.split(",", 1)[0], label.rsplit(",", 1)[1]))
         if one != label:
             rounds = ", ".join(f"{r / f:.2f}x" for r, f in zip(rates[label], rates[one], strict=True))
             lines.append(f"Round by round, {label} vs {one}: {rounds}.")
@@ -93,6 +101,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--dask-workers", default="1,2,4")
     ap.add_argument("--batch-seconds", default="0.25", help="Dask batch sizes to try, in seconds of work")
+    ap.add_argument("--dask-config", default="default",
+                    help="Dask worker settings to try: default (Dask's own), lean (as docs/bank.md advises)")
     ap.add_argument("--no-dask", action="store_true")
     ap.add_argument("--out", default="bench/bank.md")
     args = ap.parse_args()
@@ -118,18 +128,23 @@ def main() -> None:
     runs, args.runs = args.runs, 1
     dask_counts = [] if args.no_dask else [int(w) for w in args.dask_workers.split(",")]
     if dask_counts:
+        import dask
         from distributed import Client, LocalCluster
     for _ in range(runs):
         for k in counts:
             record(f"local pool, {k} worker{'s' if k > 1 else ''}", LocalPool(k))
-        for k in dask_counts:
-            for batch in (float(b) for b in args.batch_seconds.split(",")):
-                # a cluster per run, started and warmed outside the timing (idle clusters slow the others)
-                with LocalCluster(n_workers=k, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, Client(cluster) as client:
-                    client.run(importlib.import_module, "hashi_print.bank.fill")  # warm, as in use
-                    label = f"Dask LocalCluster, {k} worker process{'es' if k > 1 else ''}, {batch:g} s batch"
-                    record(label, DaskCluster(cluster.scheduler_address, batch_seconds=batch))
+        for config in args.dask_config.split(","):
+            for k in dask_counts:
+                for batch in (float(b) for b in args.batch_seconds.split(",")):
+                    # a cluster per run, started and warmed outside the timing (idle clusters slow the
+                    # others); the settings reach the workers through their nanny
+                    with dask.config.set(LEAN if config == "lean" else {}), \
+                            LocalCluster(n_workers=k, threads_per_worker=1, processes=True,
+                                         dashboard_address=None) as cluster, Client(cluster) as client:
+                        client.run(importlib.import_module, "hashi_print.bank.fill")  # warm, as in use
+                        name = "Dask LocalCluster" + (" (lean workers)" if config == "lean" else "")
+                        label = f"{name}, {k} worker process{'es' if k > 1 else ''}, {batch:g} s batch"
+                        record(label, DaskCluster(cluster.scheduler_address, batch_seconds=batch))
     lines = report(args, runs, rates, load_before, os.getloadavg())
     text = "\n".join(lines) + "\n"
     write_atomic(args.out, text)

@@ -3,13 +3,18 @@ a worker is killed mid-fill; and the local pool still finds its worker processes
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import signal
+import subprocess
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import closing
 from functools import partial
 from multiprocessing.connection import wait
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -146,3 +151,22 @@ def test_the_local_pools_worker_processes_are_found_and_can_be_ended(tmp_path):
         assert busy.cancelled() or busy.exception(timeout=10) is not None
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
+
+
+def test_the_worker_settings_docs_advise_are_read_by_dask():
+    # docs/bank.md advises environment variables for the workers: each must name a setting Dask has,
+    # and Dask must read the value given.
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "bank.md").read_text()
+    advised = dict(re.findall(r"^export (DASK_\w+)=(\S+)$", doc, re.M))
+    assert len(advised) == 4
+    keys = {name: name.removeprefix("DASK_").lower().replace("__", ".") for name in advised}
+    probe = ("import dask, distributed, json, sys\n"
+             "print(json.dumps([str(dask.config.get(k)) for k in sys.argv[1:]]))")
+    plain = {k: v for k, v in os.environ.items() if not k.startswith("DASK_")}
+    default = subprocess.run([sys.executable, "-c", probe, *keys.values()], capture_output=True, text=True,
+                             env=plain, check=True)
+    assert len(json.loads(default.stdout)) == 4  # every setting exists (an unknown one raises KeyError)
+    got = subprocess.run([sys.executable, "-c", probe, *keys.values()], capture_output=True, text=True,
+                         env={**os.environ, **advised}, check=True)
+    assert json.loads(got.stdout) == list(advised.values())
+    assert json.loads(got.stdout) != json.loads(default.stdout)
