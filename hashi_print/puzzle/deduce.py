@@ -106,7 +106,7 @@ def deduce(puzzle: Puzzle, upto: str = Grade.EXPERT, start: Sequence[int] | None
         check_state(puzzle, lo)
     level = _rung(upto)
     if not explain and NATIVE is not None:
-        # The same run in C: the same bounds, rung and contradiction, without the words of the steps.
+        # The same run in C: the same bounds, rung, contradiction and techniques, without steps or words.
         board = Board(puzzle, False)
         lo_out, hi_out, used, code, bits = NATIVE.run(board.clue, board.ea, board.eb, board.lanes_of,
                                                      board.cross, board.near, level, lo, hi)
