@@ -2,8 +2,8 @@
  * hashi_print/puzzle/deduce_techniques.py when nothing is explained.
  *
  * Those two files are the reference; this one applies the same techniques to the same islands in the
- * same order, so every run ends with the same lane bounds, the same hardest rung and the same
- * contradiction (tests/puzzle/test_deduce_native.py compares the two on every puzzle it is given). Only
+ * same order, so every run ends with the same lane bounds, hardest rung, contradiction and set of
+ * techniques (tests/puzzle/test_deduce_native.py compares the two on every puzzle it is given). Only
  * the quiet run is here (grade, grade_within, the generator's grading, a hint's first pass): runs that
  * explain their steps stay in Python. setup.py compiles in the SHA-256 of the two Python files as
  * SOURCE_SHA256, and deduce.py uses this module only beside those very files.
@@ -575,7 +575,7 @@ static int refuted(Engine *e, Engine *child, int k, int nlo, int nhi)
 }
 
 /* deduce_techniques.chain, with chain_trials: the first assumption that fails gives a step. */
-static int chain(Engine *e, Engine *child)
+static int chain(Engine *e)
 {
     int m = e->b->m;
     for (int t = 0; t < m; t++) {
@@ -589,7 +589,7 @@ static int chain(Engine *e, Engine *child)
                             {lo, hi - 1, hi, hi}};
         int count = hi - lo == 2 ? 4 : 2;
         for (int x = 0; x < count; x++) {
-            if (refuted(e, child, k, trials[x][0], trials[x][1])) {
+            if (refuted(e, e->child, k, trials[x][0], trials[x][1])) {
                 e->chain_pos = k;
                 step1(e, CONTRADICTION, k, trials[x][2], trials[x][3]);
                 return 1;
@@ -628,7 +628,7 @@ static void run(Engine *e)
         } else if (e->global_check && !e->checked) {
             e->checked = 1;
             cut_lanes(e);
-        } else if (!(e->level >= EXPERT && e->chains && !done(e) && chain(e, e->child))) {
+        } else if (!(e->level >= EXPERT && e->chains && !done(e) && chain(e))) {
             return;
         }
     }
